@@ -1,0 +1,48 @@
+import fs from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/** Debian's chromium; CHROMIUM_PATH overrides. */
+export function chromiumPath(): string {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
+  const found = candidates.find((p) => fs.existsSync(p));
+  if (!found) throw new Error('chromium not found: install Debian chromium (apt-get install chromium) or set CHROMIUM_PATH');
+  return found;
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: chromiumPath(),
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
+  });
+}
+
+export interface PageSession {
+  context: BrowserContext;
+  page: Page;
+}
+
+/** A fresh browser profile (empty storage and cookies) with clipboard access granted. */
+export async function newPage(browser: Browser, baseURL: string, viewport = { width: 1280, height: 800 }): Promise<PageSession> {
+  const context = await browser.newContext({ baseURL, viewport, locale: 'zh-CN' });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+  const page = await context.newPage();
+  return { context, page };
+}
+
+/** Signs in through the login form. */
+export async function loginAs(page: Page, username: string, password: string): Promise<void> {
+  await page.goto('/login');
+  await page.getByPlaceholder(/用户名/).fill(username);
+  await page.getByPlaceholder(/密码/).fill(password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+}

@@ -1,0 +1,73 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
+export interface RunningServer {
+  baseUrl: string;
+  stop(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      if (typeof addr === 'object' && addr) srv.close(() => resolve(addr.port));
+      else reject(new Error('no port'));
+    });
+  });
+}
+
+/** Starts the built server (server/dist/main.js) on a free port with a brand-new SQLite database. */
+export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+  const main = path.join(repoRoot, 'server/dist/main.js');
+  if (!fs.existsSync(main)) throw new Error('server/dist/main.js is missing: run `npm run build` first');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-e2e-'));
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [main], {
+    cwd: dir,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SQL_DSN: '',
+      SQLITE_PATH: path.join(dir, 'e2e.db'),
+      SESSION_SECRET: 'e2e-session-secret-e2e-session-secret',
+      LOG_LEVEL: 'warn',
+      REDIS_CONN_STRING: '',
+      ...env,
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`${baseUrl}/api/status`);
+      if (res.ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('server did not start within 30 s');
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    baseUrl,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await exited;
+      }
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,3 @@
+export * from './roles.js';
+export * from './quota.js';
+export * from './api.js';

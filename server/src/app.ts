@@ -1,0 +1,123 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import type { Config } from './config.js';
+import type { AppContext } from './context.js';
+import { connect, type Db } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createBus, type Bus } from './cache/bus.js';
+import { Options } from './options/index.js';
+import { AccountState } from './auth/account-state.js';
+import { installGuard } from './auth/guard.js';
+import { AppError } from './lib/errors.js';
+import { consoleRoutes } from './console/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    ctx: AppContext;
+  }
+}
+
+export interface BuildOptions {
+  /** Use this database instead of connecting from config (tests share one per suite). */
+  db?: Db;
+  bus?: Bus;
+  logger?: boolean | object;
+}
+
+export const VERSION = '0.1.0';
+
+function consoleErrorBody(message: string) {
+  return { success: false, message };
+}
+
+export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? { level: config.logLevel },
+    bodyLimit: config.bodyLimit,
+    trustProxy: true,
+  });
+
+  const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath));
+  if (config.nodeType === 'master') await migrateToLatest(db);
+  const bus = opts.bus ?? createBus(config.redisConnString);
+  const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
+  await options.load();
+  const accounts = new AccountState(db.kysely);
+  if (config.nodeType === 'master' && (await accounts.ensureRoot(config.rootInitialQuota))) {
+    app.log.warn('created the super admin "root" with password "123456": change it now');
+  }
+  await accounts.refresh();
+  if (config.sessionSecretGenerated) {
+    app.log.warn('SESSION_SECRET is not set: using a random one, so sessions end when the process restarts and cannot be shared between nodes');
+  }
+
+  app.decorate('ctx', {
+    config,
+    db,
+    bus,
+    options,
+    accounts,
+    log: app.log,
+    startTime: Math.floor(Date.now() / 1000),
+    version: VERSION,
+  } satisfies AppContext);
+
+  app.addHook('onClose', async () => {
+    if (!opts.bus) await bus.close();
+    if (!opts.db) await db.close();
+  });
+
+  await app.register(cookie, { secret: config.sessionSecret });
+  installGuard(app);
+
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError) {
+      return reply.status(error.status).send(consoleErrorBody(error.message));
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
+      return reply.status(400).send(consoleErrorBody('请求体不是合法的 JSON'));
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.status(413).send(consoleErrorBody('请求体过大'));
+    }
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
+      return reply.status(415).send(consoleErrorBody('不支持的请求类型'));
+    }
+    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+      return reply.status(error.statusCode).send(consoleErrorBody(error.message));
+    }
+    request.log.error({ err: error }, 'unhandled error');
+    return reply.status(500).send(consoleErrorBody('服务器内部错误'));
+  });
+
+  await app.register(consoleRoutes, { prefix: '/api' });
+
+  await app.register(fastifyStatic, {
+    root: config.portalDir,
+    prefix: '/portal/',
+    decorateReply: false,
+  });
+
+  const indexHtml = path.join(config.webDist, 'index.html');
+  const hasConsole = fs.existsSync(indexHtml);
+  if (hasConsole) {
+    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const url = request.url.split('?')[0];
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/v1') || url.startsWith('/assets/')) {
+      return reply.status(404).send(consoleErrorBody(`Invalid URL (${request.method} ${url})`));
+    }
+    if (request.method === 'GET' && hasConsole) {
+      // Client-side routes: the console decides what to render (including its own not-found page).
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
+    }
+    return reply.status(404).send(consoleErrorBody(`Invalid URL (${request.method} ${url})`));
+  });
+
+  return app;
+}

@@ -1,0 +1,81 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { ROLE, USER_STATUS } from '@switchyard/shared';
+import type { UserRow } from '../db/schema.js';
+import { AppError } from '../lib/errors.js';
+import { findUserByAccessToken, findUserById } from '../store/users.js';
+import { readSession, sessionMatches } from './session.js';
+
+/** Who may call a console route. Every /api route must declare one (enforced when routes are registered). */
+export type Access = 'public' | 'user' | 'admin' | 'root';
+
+const MIN_ROLE: Record<Exclude<Access, 'public'>, number> = { user: ROLE.USER, admin: ROLE.ADMIN, root: ROLE.ROOT };
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    access?: Access;
+  }
+  interface FastifyInstance {
+    /** Every guarded route as registered: the authorization matrix test walks this list. */
+    accessTable: Array<{ method: string; url: string; access: Access }>;
+  }
+  interface FastifyRequest {
+    /** The signed-in user on guarded routes (null on public ones that found nobody). */
+    user: UserRow | null;
+  }
+}
+
+const unauthorized = (message: string) => new AppError(401, message);
+
+async function findCaller(app: FastifyInstance, request: FastifyRequest): Promise<UserRow | null> {
+  const db = app.ctx.db.kysely;
+  const claims = readSession(request);
+  if (claims) {
+    const user = await findUserById(db, claims.userId);
+    if (user && sessionMatches(claims, user)) return user;
+  }
+  const header = request.headers.authorization?.trim();
+  if (header) {
+    const token = header.replace(/^Bearer\s+/i, '');
+    if (token) return (await findUserByAccessToken(db, token)) ?? null;
+  }
+  return null;
+}
+
+/** Resolves the caller and checks the New-Api-User header, role and status. Throws AppError when refused. */
+export async function authenticate(app: FastifyInstance, request: FastifyRequest, access: Exclude<Access, 'public'>): Promise<UserRow> {
+  const user = await findCaller(app, request);
+  if (!user || user.deleted_at !== null) throw unauthorized('无权进行此操作，未登录且未提供 access token');
+  const header = request.headers['new-api-user'];
+  if (header === undefined || header === '') throw unauthorized('无权进行此操作，未提供 New-Api-User');
+  if (Array.isArray(header) || !/^\d+$/.test(header)) throw unauthorized('无权进行此操作，New-Api-User 格式错误');
+  if (Number(header) !== user.id) throw unauthorized('无权进行此操作，New-Api-User 与登录用户不匹配');
+  if (user.status !== USER_STATUS.ENABLED) throw new AppError(403, '用户已被封禁');
+  if (user.role < MIN_ROLE[access]) throw new AppError(403, '无权进行此操作，权限不足');
+  return user;
+}
+
+/** Installs the route-level access check: routes declare `config: { access }`, this hook enforces it. */
+export function installGuard(app: FastifyInstance): void {
+  app.decorateRequest('user', null);
+  app.decorate('accessTable', []);
+  app.addHook('onRoute', (route) => {
+    const url = route.url;
+    if (!url.startsWith('/api/')) return;
+    const access = route.config?.access;
+    if (!access) throw new Error(`route ${String(route.method)} ${url} declares no access level`);
+    for (const method of [route.method].flat()) {
+      if (method !== 'HEAD') app.accessTable.push({ method, url, access });
+    }
+  });
+  app.addHook('preHandler', async (request) => {
+    const access = request.routeOptions.config.access;
+    if (!access || access === 'public') return;
+    request.user = await authenticate(app, request, access);
+  });
+}
+
+/** The signed-in user on a guarded route. */
+export function caller(request: FastifyRequest): UserRow {
+  if (!request.user) throw unauthorized('无权进行此操作，未登录且未提供 access token');
+  return request.user;
+}

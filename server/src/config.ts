@@ -1,0 +1,67 @@
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+/** Every environment variable the server reads, parsed once. Names follow the ones operators of existing gateways know. */
+export interface Config {
+  port: number;
+  host: string;
+  /** Empty: SQLite at sqlitePath. postgres://... or mysql://... otherwise. */
+  sqlDsn: string;
+  sqlitePath: string;
+  redisConnString: string;
+  sessionSecret: string;
+  /** True when SESSION_SECRET was not given and a random one is in use (sessions die with the process). */
+  sessionSecretGenerated: boolean;
+  /** Mark the session cookie Secure (behind HTTPS). */
+  sessionCookieSecure: boolean;
+  syncFrequencySeconds: number;
+  nodeType: 'master' | 'slave';
+  frontendBaseUrl: string;
+  relayTimeoutSeconds: number;
+  streamingTimeoutSeconds: number;
+  logLevel: string;
+  /** Folder holding the built console (index.html + assets). */
+  webDist: string;
+  /** Folder holding /portal/index.html. */
+  portalDir: string;
+  /** Largest accepted request body in bytes. */
+  bodyLimit: number;
+  /** Quota given to the root account on first start. */
+  rootInitialQuota: number;
+}
+
+const serverRoot = path.resolve(import.meta.dirname, '..');
+
+function int(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  const n = Number.parseInt(value, 10);
+  if (!Number.isFinite(n)) throw new Error(`not a number: ${value}`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const secret = env.SESSION_SECRET?.trim() ?? '';
+  if (secret === 'random_string') {
+    throw new Error('SESSION_SECRET must not be the literal "random_string": set a real secret');
+  }
+  return {
+    port: int(env.PORT, 3000),
+    host: env.HOST ?? '0.0.0.0',
+    sqlDsn: env.SQL_DSN?.trim() ?? '',
+    sqlitePath: env.SQLITE_PATH?.trim() || path.resolve(process.cwd(), 'data/switchyard.db'),
+    redisConnString: env.REDIS_CONN_STRING?.trim() ?? '',
+    sessionSecret: secret || randomBytes(32).toString('hex'),
+    sessionSecretGenerated: secret === '',
+    sessionCookieSecure: env.SESSION_COOKIE_SECURE === 'true',
+    syncFrequencySeconds: int(env.SYNC_FREQUENCY, 60),
+    nodeType: env.NODE_TYPE === 'slave' ? 'slave' : 'master',
+    frontendBaseUrl: (env.FRONTEND_BASE_URL ?? '').replace(/\/+$/, ''),
+    relayTimeoutSeconds: int(env.RELAY_TIMEOUT, 0),
+    streamingTimeoutSeconds: int(env.STREAMING_TIMEOUT, 60),
+    logLevel: env.LOG_LEVEL ?? 'info',
+    webDist: env.WEB_DIST ?? path.resolve(serverRoot, '../web/dist'),
+    portalDir: env.PORTAL_DIR ?? path.resolve(serverRoot, 'portal'),
+    bodyLimit: int(env.MAX_REQUEST_BODY_MB, 32) * 1024 * 1024,
+    rootInitialQuota: int(env.ROOT_INITIAL_QUOTA, 100_000_000),
+  };
+}

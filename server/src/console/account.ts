@@ -1,0 +1,47 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { USER_STATUS, type LoginUser } from '@switchyard/shared';
+import type { UserRow } from '../db/schema.js';
+import { fail } from '../lib/errors.js';
+import { verifyPassword } from '../auth/password.js';
+import { closeSession, openSession } from '../auth/session.js';
+import { findUserByUsername } from '../store/users.js';
+import { ok, parse } from './envelope.js';
+
+const LoginBody = z.object({ username: z.string().optional(), password: z.string().optional() });
+
+export function loginView(user: UserRow): LoginUser {
+  return {
+    id: user.id,
+    username: user.username,
+    display_name: user.display_name,
+    role: user.role,
+    status: user.status,
+    group: user.group,
+  };
+}
+
+/** Password sign-in and sign-out. */
+export const accountRoutes: FastifyPluginAsync = async (app) => {
+  const { options, db, config } = app.ctx;
+
+  app.post('/user/login', { config: { access: 'public' } }, async (request, reply) => {
+    if (!options.get('PasswordLoginEnabled')) throw fail('管理员关闭了密码登录');
+    const body = parse(LoginBody, request.body);
+    const username = body.username?.trim() ?? '';
+    const password = body.password ?? '';
+    if (!username || !password) throw fail('请输入用户名和密码！');
+    const user = await findUserByUsername(db.kysely, username);
+    // Verify even for unknown users so timing does not reveal which usernames exist.
+    const valid = await verifyPassword(password, user?.password ?? 'scrypt$16384$8$1$AAAA$AAAA');
+    if (!user || !valid || user.deleted_at !== null) throw fail('用户名或密码错误，或用户已被封禁');
+    if (user.status !== USER_STATUS.ENABLED) throw fail('用户名或密码错误，或用户已被封禁');
+    openSession(reply, user, config.sessionCookieSecure);
+    return ok(loginView(user), '登录成功！');
+  });
+
+  app.get('/user/logout', { config: { access: 'public' } }, async (_request, reply) => {
+    closeSession(reply);
+    return ok(undefined, '注销成功!');
+  });
+};

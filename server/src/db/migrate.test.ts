@@ -1,0 +1,52 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test/databases.js';
+import type { Db } from './connect.js';
+import { migrateToLatest } from './migrate.js';
+
+const TABLES = [
+  'users', 'tokens', 'channels', 'abilities', 'redemptions', 'logs', 'options', 'midjourneys', 'tasks', 'quota_data', 'top_ups',
+];
+
+describe.each(testDatabases())('migrations on $name', (database) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, drop } = await database.open());
+  });
+  afterAll(() => drop());
+
+  it('creates every table of the data model and can run again without changes', async () => {
+    await migrateToLatest(db);
+    await migrateToLatest(db);
+    const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
+    for (const t of TABLES) expect(tables).toContain(t);
+  });
+
+  it('stores bigint quota and reads it back as a number', async () => {
+    await db.kysely
+      .insertInto('users')
+      .values({
+        username: 'big', password: 'x', aff_code: 'big1', setting: '{}', quota: 9_000_000_000_000, display_name: '', role: 1,
+        status: 1, email: '', github_id: '', wechat_id: '', telegram_id: '', oidc_id: '', access_token: null, used_quota: 0,
+        request_count: 0, group: 'default', aff_count: 0, aff_quota: 0, aff_history_quota: 0, inviter_id: 0, created_at: 0,
+        deleted_at: null,
+      })
+      .execute();
+    const row = await db.kysely.selectFrom('users').select(['quota']).where('username', '=', 'big').executeTakeFirstOrThrow();
+    expect(row.quota).toBe(9_000_000_000_000);
+  });
+
+  it('keeps usernames and token keys unique', async () => {
+    const insert = () =>
+      db.kysely
+        .insertInto('tokens')
+        .values({
+          user_id: 1, key: 'k'.repeat(48), status: 1, name: 'a', created_time: 0, accessed_time: 0, expired_time: -1,
+          remain_quota: 0, unlimited_quota: 0, model_limits_enabled: 0, model_limits: '', allow_ips: '', used_quota: 0,
+          group: '', deleted_at: null,
+        })
+        .execute();
+    await insert();
+    await expect(insert()).rejects.toThrow();
+  });
+});

@@ -1,0 +1,222 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+/** Integer columns that may come back from a driver as bigint strings are normalised to number at the driver level. */
+type Id = Generated<number>;
+
+export interface UsersTable {
+  id: Id;
+  username: string;
+  password: string;
+  display_name: string;
+  role: number;
+  status: number;
+  email: string;
+  github_id: string;
+  wechat_id: string;
+  telegram_id: string;
+  oidc_id: string;
+  access_token: string | null;
+  quota: number;
+  used_quota: number;
+  request_count: number;
+  group: string;
+  aff_code: string;
+  aff_count: number;
+  aff_quota: number;
+  aff_history_quota: number;
+  inviter_id: number;
+  setting: string;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface TokensTable {
+  id: Id;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  created_time: number;
+  accessed_time: number;
+  expired_time: number;
+  remain_quota: number;
+  unlimited_quota: number;
+  model_limits_enabled: number;
+  model_limits: string;
+  allow_ips: string;
+  used_quota: number;
+  group: string;
+  deleted_at: number | null;
+}
+
+export interface ChannelsTable {
+  id: Id;
+  type: number;
+  key: string;
+  openai_organization: string;
+  test_model: string;
+  status: number;
+  name: string;
+  weight: number;
+  created_time: number;
+  test_time: number;
+  response_time: number;
+  base_url: string;
+  other: string;
+  balance: number;
+  balance_updated_time: number;
+  models: string;
+  group: string;
+  used_quota: number;
+  model_mapping: string;
+  status_code_mapping: string;
+  priority: number;
+  auto_ban: number;
+  other_info: string;
+  tag: string;
+  setting: string;
+  param_override: string;
+  max_input_tokens: number;
+}
+
+export interface AbilitiesTable {
+  group: string;
+  model: string;
+  channel_id: number;
+  enabled: number;
+  priority: number;
+  weight: number;
+  tag: string;
+}
+
+export interface RedemptionsTable {
+  id: Id;
+  user_id: number;
+  key: string;
+  status: number;
+  name: string;
+  quota: number;
+  created_time: number;
+  redeemed_time: number;
+  used_user_id: number;
+  deleted_at: number | null;
+}
+
+export interface LogsTable {
+  id: Id;
+  user_id: number;
+  created_at: number;
+  type: number;
+  content: string;
+  username: string;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  use_time: number;
+  is_stream: number;
+  channel_id: number;
+  token_id: number;
+  group: string;
+  ip: string;
+  other: string;
+}
+
+export interface OptionsTable {
+  key: string;
+  value: string;
+}
+
+export interface MidjourneysTable {
+  id: Id;
+  code: number;
+  user_id: number;
+  action: string;
+  mj_id: string;
+  prompt: string;
+  prompt_en: string;
+  description: string;
+  state: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  image_url: string;
+  status: string;
+  progress: string;
+  fail_reason: string;
+  channel_id: number;
+  quota: number;
+  buttons: string;
+  properties: string;
+}
+
+export interface TasksTable {
+  id: Id;
+  created_at: number;
+  updated_at: number;
+  task_id: string;
+  platform: string;
+  user_id: number;
+  channel_id: number;
+  quota: number;
+  action: string;
+  status: string;
+  fail_reason: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  progress: string;
+  properties: string;
+  data: string;
+}
+
+export interface QuotaDataTable {
+  id: Id;
+  user_id: number;
+  username: string;
+  model_name: string;
+  created_at: number;
+  token_used: number;
+  count: number;
+  quota: number;
+}
+
+export interface TopUpsTable {
+  id: Id;
+  user_id: number;
+  amount: number;
+  money: number;
+  trade_no: string;
+  payment_method: string;
+  create_time: number;
+  complete_time: number;
+  status: string;
+}
+
+export interface Database {
+  users: UsersTable;
+  tokens: TokensTable;
+  channels: ChannelsTable;
+  abilities: AbilitiesTable;
+  redemptions: RedemptionsTable;
+  logs: LogsTable;
+  options: OptionsTable;
+  midjourneys: MidjourneysTable;
+  tasks: TasksTable;
+  quota_data: QuotaDataTable;
+  top_ups: TopUpsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type UserUpdate = Updateable<UsersTable>;
+export type TokenRow = Selectable<TokensTable>;
+export type NewToken = Insertable<TokensTable>;
+export type TokenUpdate = Updateable<TokensTable>;
+export type ChannelRow = Selectable<ChannelsTable>;
+export type LogRow = Selectable<LogsTable>;
+export type NewLog = Insertable<LogsTable>;
+export type RedemptionRow = Selectable<RedemptionsTable>;
+
+export type { ColumnType };

@@ -1,0 +1,68 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Bus } from '../cache/bus.js';
+import { loadOptionRow, loadOptionRows, saveOptionRow } from '../store/options.js';
+import { isOptionKey, OPTION_DEFAULTS, type OptionKey, type OptionValue, type OptionValues } from './defaults.js';
+import { parseOption, serializeOption } from './parse.js';
+
+export { isOptionKey, isSecretKey, OPTION_DEFAULTS, type OptionKey, type OptionValue } from './defaults.js';
+
+const TOPIC = 'options';
+
+/**
+ * Typed, in-memory view of the options table. Reads are plain property lookups (hot path); writes go to the DB
+ * first, then the memory copy, then other nodes through the bus.
+ */
+export class Options {
+  private values: OptionValues = { ...OPTION_DEFAULTS };
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly bus: Bus,
+    private readonly warn: (msg: string) => void = () => {},
+  ) {
+    bus.subscribe(TOPIC, (key) => void this.reloadKey(key));
+  }
+
+  get<K extends OptionKey>(key: K): OptionValue<K> {
+    return this.values[key];
+  }
+
+  /** Raw string form (as stored), for the option list. */
+  raw(key: OptionKey): string {
+    return serializeOption(this.values[key]);
+  }
+
+  async load(): Promise<void> {
+    const next: OptionValues = { ...OPTION_DEFAULTS };
+    for (const { key, value } of await loadOptionRows(this.db)) this.apply(next, key, value);
+    this.values = next;
+  }
+
+  /** Validates and saves; returns an error message instead of saving when the value is not acceptable. */
+  async set(key: string, raw: string): Promise<string | null> {
+    if (!isOptionKey(key)) return `未知的配置项：${key}`;
+    const parsed = parseOption(key, raw);
+    if (!parsed.ok) return parsed.message;
+    await saveOptionRow(this.db, key, raw);
+    this.values = { ...this.values, [key]: parsed.value };
+    await this.bus.publish(TOPIC, key);
+    return null;
+  }
+
+  private async reloadKey(key: string): Promise<void> {
+    if (!isOptionKey(key)) return;
+    const raw = await loadOptionRow(this.db, key);
+    const next = { ...this.values };
+    if (raw === undefined) (next as Record<string, unknown>)[key] = OPTION_DEFAULTS[key];
+    else this.apply(next, key, raw);
+    this.values = next;
+  }
+
+  private apply(target: OptionValues, key: string, raw: string): void {
+    if (!isOptionKey(key)) return; // rows of retired keys are kept but ignored
+    const parsed = parseOption(key, raw);
+    if (parsed.ok) (target as Record<string, unknown>)[key] = parsed.value;
+    else this.warn(`option ${key} has an unusable stored value (${parsed.message}); using the default`);
+  }
+}

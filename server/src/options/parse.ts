@@ -1,0 +1,99 @@
+import { OPTION_DEFAULTS, type OptionKey, type OptionValue } from './defaults.js';
+
+export type ParseResult<K extends OptionKey> = { ok: true; value: OptionValue<K> } | { ok: false; message: string };
+
+const JSON_MESSAGES: Partial<Record<OptionKey, string>> = {
+  TopupGroupRatio: '充值分组倍率不是合法的 JSON 字符串',
+};
+
+/** Numeric options with a lower bound (spec §5 Inputs: intervals ≥ 1, quotas and monitor fields ≥ 0). */
+const MINIMUMS: Partial<Record<OptionKey, number>> = {
+  QuotaPerUnit: 1,
+  RetryTimes: 0,
+  SMTPPort: 1,
+  Price: 0,
+  MinTopUp: 1,
+  QuotaForNewUser: 0,
+  PreConsumedQuota: 0,
+  QuotaForInviter: 0,
+  QuotaForInvitee: 0,
+  DataExportInterval: 1,
+  ChannelDisableThreshold: 0,
+  QuotaRemindThreshold: 0,
+  StreamCacheQueueLength: 0,
+  ModelRequestRateLimitDurationMinutes: 1,
+  ModelRequestRateLimitCount: 0,
+  ModelRequestRateLimitSuccessCount: 1,
+};
+
+const INTEGER_KEYS = new Set<OptionKey>([
+  'QuotaPerUnit', 'RetryTimes', 'SMTPPort', 'QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter',
+  'QuotaForInvitee', 'DataExportInterval', 'QuotaRemindThreshold', 'StreamCacheQueueLength',
+  'ModelRequestRateLimitDurationMinutes', 'ModelRequestRateLimitCount', 'ModelRequestRateLimitSuccessCount',
+]);
+
+/** Maps whose values must be non-negative numbers (ratios and prices). */
+const NUMBER_MAPS = new Set<OptionKey>([
+  'ModelRatio', 'ModelPrice', 'CompletionRatio', 'CacheRatio', 'GroupRatio', 'TopupGroupRatio', 'claude.default_max_tokens',
+]);
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function parseJson(key: OptionKey, raw: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  const bad = JSON_MESSAGES[key] ?? `${key} 不是合法的 JSON 字符串`;
+  let value: unknown;
+  try {
+    value = JSON.parse(raw);
+  } catch {
+    return { ok: false, message: bad };
+  }
+  const def = OPTION_DEFAULTS[key];
+  if (Array.isArray(def)) {
+    if (!Array.isArray(value) || !value.every((item) => isPlainObject(item) && Object.values(item).every((s) => typeof s === 'string'))) {
+      return { ok: false, message: bad };
+    }
+    return { ok: true, value };
+  }
+  if (!isPlainObject(value)) return { ok: false, message: bad };
+  if (NUMBER_MAPS.has(key)) {
+    for (const [name, n] of Object.entries(value)) {
+      if (typeof n !== 'number' || !Number.isFinite(n)) return { ok: false, message: bad };
+      if (n < 0) return { ok: false, message: `${key} 中 ${name} 的值不能为负数` };
+    }
+  }
+  if (key === 'UserUsableGroups' && !Object.values(value).every((s) => typeof s === 'string')) {
+    return { ok: false, message: bad };
+  }
+  return { ok: true, value };
+}
+
+/** Turns the stored/submitted string into the option's typed value, or says why it cannot. */
+export function parseOption<K extends OptionKey>(key: K, raw: string): ParseResult<K> {
+  const def: unknown = OPTION_DEFAULTS[key];
+  if (typeof def === 'boolean') {
+    if (raw !== 'true' && raw !== 'false') return { ok: false, message: `${key} 的值必须是 true 或 false` };
+    return { ok: true, value: (raw === 'true') as OptionValue<K> };
+  }
+  if (typeof def === 'number') {
+    const n = Number(raw.trim());
+    if (raw.trim() === '' || !Number.isFinite(n)) return { ok: false, message: `${key} 的值必须是数字` };
+    if (INTEGER_KEYS.has(key) && !Number.isInteger(n)) return { ok: false, message: `${key} 的值必须是整数` };
+    const min = MINIMUMS[key];
+    if (min !== undefined && n < min) return { ok: false, message: `${key} 的值不能小于 ${min}` };
+    return { ok: true, value: n as OptionValue<K> };
+  }
+  if (typeof def === 'object') {
+    const r = parseJson(key, raw);
+    return r.ok ? { ok: true, value: r.value as OptionValue<K> } : r;
+  }
+  return { ok: true, value: raw as OptionValue<K> };
+}
+
+/** The stored string form of a typed value. */
+export function serializeOption(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean' || typeof value === 'number') return String(value);
+  return JSON.stringify(value);
+}

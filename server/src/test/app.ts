@@ -1,0 +1,58 @@
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { loadConfig } from '../config.js';
+import { buildApp } from '../app.js';
+import type { TestDatabase } from './databases.js';
+
+export interface Session {
+  userId: number;
+  headers: Record<string, string>;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  /** Signs in with a password and returns the headers a console client would send. */
+  login(username: string, password: string): Promise<Session>;
+  /** root/123456, created on first start. */
+  root(): Promise<Session>;
+  /** Registers a user through the API and signs in as them. */
+  user(username: string, password?: string): Promise<Session>;
+  call(session: Session | null, opts: InjectOptions): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+export async function startTestApp(database: TestDatabase, env: Record<string, string> = {}): Promise<TestApp> {
+  const { db, drop } = await database.open();
+  const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...env });
+  const app = await buildApp(config, { db, logger: false });
+
+  async function login(username: string, password: string): Promise<Session> {
+    const res = await app.inject({ method: 'POST', url: '/api/user/login', payload: { username, password } });
+    const body = res.json() as { success: boolean; message: string; data: { id: number } };
+    if (!body.success) throw new Error(`login ${username} failed: ${body.message}`);
+    const cookie = res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    return { userId: body.data.id, headers: { cookie, 'new-api-user': String(body.data.id) } };
+  }
+
+  return {
+    app,
+    login,
+    root: () => login('root', '123456'),
+    async user(username, password = 'password123') {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/api/user/register',
+        payload: { username, password, password2: password },
+      });
+      const body = res.json() as { success: boolean; message: string };
+      if (!body.success) throw new Error(`register ${username} failed: ${body.message}`);
+      return login(username, password);
+    },
+    call(session, opts) {
+      return app.inject({ ...opts, headers: { ...(session?.headers ?? {}), ...(opts.headers ?? {}) } });
+    },
+    async close() {
+      await app.close();
+      await drop();
+    },
+  };
+}

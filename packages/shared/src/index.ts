@@ -1,3 +1,4 @@
 export * from './roles.js';
 export * from './quota.js';
 export * from './api.js';
+export * from './tokens.js';

@@ -1,0 +1,17 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { accountRoutes } from './account.js';
+import { optionRoutes } from './option.js';
+import { statusRoutes } from './status.js';
+import { userRoutes } from './user.js';
+import { tokenRoutes } from './token.js';
+import { groupRoutes } from './group.js';
+
+/** Every /api route, one plugin per area. */
+export const consoleRoutes: FastifyPluginAsync = async (app) => {
+  await app.register(statusRoutes);
+  await app.register(accountRoutes);
+  await app.register(optionRoutes);
+  await app.register(userRoutes);
+  await app.register(tokenRoutes);
+  await app.register(groupRoutes);
+};

@@ -1,0 +1,165 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { z } from 'zod';
+import { ROLE } from '@switchyard/shared';
+import type { UserRow, UserUpdate } from '../db/schema.js';
+import { fail } from '../lib/errors.js';
+import { caller } from '../auth/guard.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { closeSession, openSession, readSession } from '../auth/session.js';
+import { findUserById, listUsers, searchUsers, softDeleteUser, updateUser } from '../store/users.js';
+import {
+  checkDisplayName,
+  checkPassword,
+  checkUsername,
+  createAccount,
+  inviteCode,
+  issueAccessToken,
+  manageAccount,
+  MSG,
+  outranks,
+  register,
+  updateAccount,
+  userView,
+} from '../services/accounts.js';
+import { ok, paging, parse } from './envelope.js';
+
+// ---- payloads ----
+
+
+const text = z.string().nullish();
+
+const RegisterQuery = z.object({ turnstile: z.string().optional() });
+const RegisterBody = z.object({
+  username: text,
+  password: text,
+  password2: text,
+  email: text,
+  verification_code: text,
+  aff_code: text,
+});
+
+const SelfUpdateBody = z.object({ display_name: text, password: text, original_password: text });
+
+const IdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
+
+const SearchQuery = z.object({ keyword: z.string().optional(), group: z.string().optional() });
+
+const CreateBody = z.object({ username: text, display_name: text, password: text });
+
+/** The console sends the whole loaded user; fields not listed here (role, status, aff_* ...) are ignored. */
+const AdminUpdateBody = z.object({
+  id: z.number().int().positive(),
+  username: z.string().optional(),
+  display_name: text,
+  password: text,
+  group: z.string().optional(),
+  quota: z.number().int().optional(),
+  email: z.string().optional(),
+});
+
+const ManageBody = z.object({
+  id: z.number().int().positive(),
+  action: z.enum(['promote', 'demote', 'disable', 'enable', 'delete']),
+});
+
+// ---- routes ----
+
+/** Users: registration, self-service and administration. */
+export const userRoutes: FastifyPluginAsync = async (app) => {
+  const { ctx } = app;
+  const db = ctx.db.kysely;
+
+  app.post('/user/register', { config: { access: 'public' } }, async (request) => {
+    const { turnstile } = parse(RegisterQuery, request.query);
+    await register(ctx, turnstile, parse(RegisterBody, request.body));
+    return ok();
+  });
+
+  app.get('/user/self', { config: { access: 'user' } }, async (request) => ok(userView(caller(request))));
+
+  app.put('/user/self', { config: { access: 'user' } }, async (request, reply) => {
+    const user = caller(request);
+    const body = parse(SelfUpdateBody, request.body);
+    const changes: UserUpdate = {};
+    const displayName = body.display_name?.trim();
+    if (displayName) {
+      checkDisplayName(displayName);
+      changes.display_name = displayName;
+    }
+    const password = body.password ?? '';
+    if (password) {
+      checkPassword(password);
+      if (!(await verifyPassword(body.original_password ?? '', user.password))) throw fail('原密码错误');
+      changes.password = await hashPassword(password);
+    }
+    if (Object.keys(changes).length === 0) return ok();
+    await updateUser(db, user.id, changes);
+    if (changes.password) {
+      // A new password ends every session opened with the old one; keep the caller's own session going.
+      if (readSession(request)) openSession(reply, { ...user, ...changes } as UserRow, ctx.config.sessionCookieSecure);
+      if (user.role >= ROLE.ROOT) await ctx.accounts.refresh();
+    }
+    return ok();
+  });
+
+  app.delete('/user/self', { config: { access: 'user' } }, async (request, reply) => {
+    const user = caller(request);
+    if (user.role >= ROLE.ROOT) throw fail('不能删除超级管理员账户');
+    await softDeleteUser(db, user.id);
+    closeSession(reply);
+    return ok();
+  });
+
+  app.get('/user/token', { config: { access: 'user' } }, async (request) => ok(await issueAccessToken(db, caller(request).id)));
+
+  app.get('/user/aff', { config: { access: 'user' } }, async (request) => ok(await inviteCode(db, caller(request))));
+
+  // ---- administration ----
+
+  app.get('/user/', { config: { access: 'admin' } }, async (request) => {
+    const { offset, limit } = paging(request.query as Record<string, unknown>);
+    return ok((await listUsers(db, offset, limit)).map(userView));
+  });
+
+  app.get('/user/search', { config: { access: 'admin' } }, async (request) => {
+    const query = parse(SearchQuery, request.query);
+    const { offset, limit } = paging(request.query as Record<string, unknown>, 100);
+    const rows = await searchUsers(db, query.keyword?.trim() ?? '', query.group?.trim() ?? '', offset, limit);
+    return ok(rows.map(userView));
+  });
+
+  app.get('/user/:id', { config: { access: 'admin' } }, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    const target = await findUserById(db, id);
+    if (!target) throw fail(MSG.notFound);
+    if (!outranks(caller(request), target)) throw fail(MSG.noRightsRead);
+    return ok(userView(target));
+  });
+
+  app.post('/user/', { config: { access: 'admin' } }, async (request) => {
+    const body = parse(CreateBody, request.body);
+    const username = body.username?.trim() ?? '';
+    const password = body.password ?? '';
+    checkUsername(username);
+    checkPassword(password);
+    const displayName = body.display_name?.trim() || username;
+    checkDisplayName(displayName);
+    await createAccount(ctx, { username, password, displayName, email: '', inviterCode: '' });
+    return ok();
+  });
+
+  app.put('/user/', { config: { access: 'admin' } }, async (request, reply) => {
+    const actor = caller(request);
+    const updated = await updateAccount(ctx, actor, parse(AdminUpdateBody, request.body));
+    // The super admin editing their own password here keeps their session, as on the personal page.
+    if (updated.id === actor.id && updated.password !== actor.password && readSession(request)) {
+      openSession(reply, updated, ctx.config.sessionCookieSecure);
+    }
+    return ok();
+  });
+
+  app.post('/user/manage', { config: { access: 'admin' } }, async (request) => {
+    const { id, action } = parse(ManageBody, request.body);
+    return ok(await manageAccount(db, caller(request), id, action));
+  });
+};

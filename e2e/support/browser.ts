@@ -42,7 +42,7 @@ export async function newPage(browser: Browser, baseURL: string, viewport = { wi
 /** Signs in through the login form. */
 export async function loginAs(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/login');
-  await page.getByPlaceholder(/用户名/).fill(username);
-  await page.getByPlaceholder(/密码/).fill(password);
-  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await page.getByLabel('用户名').fill(username);
+  await page.getByLabel('密码').fill(password);
+  await page.getByRole('button', { name: '登录', exact: true }).click();
 }

@@ -1,0 +1,42 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser } from './browser.js';
+import { startServer, type RunningServer } from './server.js';
+
+/** One real server (fresh SQLite) and one chromium per test file. */
+export function useServerAndBrowser(env: Record<string, string> = {}): { server: () => RunningServer; browser: () => Browser } {
+  let server: RunningServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    [server, browser] = await Promise.all([startServer(env), launchBrowser()]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+  return { server: () => server, browser: () => browser };
+}
+
+/** Calls the console API directly (for setting up data a test is not about). */
+export async function apiAs(
+  baseUrl: string,
+  username: string,
+  password: string,
+): Promise<(method: string, path: string, body?: unknown) => Promise<{ success: boolean; message: string; data: unknown }>> {
+  const login = await fetch(`${baseUrl}/api/user/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  const body = (await login.json()) as { success: boolean; message: string; data: { id: number } };
+  if (!body.success) throw new Error(`login failed: ${body.message}`);
+  const cookie = (login.headers.getSetCookie?.() ?? []).map((c) => c.split(';')[0]).join('; ');
+  return async (method, path, payload) => {
+    const res = await fetch(`${baseUrl}${path}`, {
+      method,
+      headers: { cookie, 'new-api-user': String(body.data.id), 'content-type': 'application/json' },
+      body: payload === undefined ? undefined : JSON.stringify(payload),
+    });
+    return (await res.json()) as { success: boolean; message: string; data: unknown };
+  };
+}

@@ -1,0 +1,36 @@
+import { describe, it } from 'vitest';
+import { loginAs, newPage } from '../support/browser.js';
+import { useServerAndBrowser } from '../support/fixture.js';
+
+describe('user management', () => {
+  const env = useServerAndBrowser();
+
+  it('lets an admin add, edit and disable a user', async () => {
+    const { page, context } = await newPage(env.browser(), env.server().baseUrl);
+    await loginAs(page, 'root', '123456');
+    await page.waitForURL(/\/token/);
+    await page.getByRole('button', { name: '我知道了' }).click();
+    await page.getByRole('menuitem', { name: '用户管理' }).click();
+    await page.waitForURL(/\/user$/);
+
+    await page.getByRole('button', { name: '添加用户' }).click();
+    const add = page.getByRole('dialog', { name: '添加用户' });
+    await add.getByLabel('用户名', { exact: true }).fill('dora');
+    await add.getByLabel('密码', { exact: true }).fill('dorapass1');
+    await add.getByRole('button', { name: '提交' }).click();
+    await page.getByText('用户账户创建成功！').first().waitFor();
+    const row = page.getByRole('row').filter({ hasText: 'dora' });
+    await row.waitFor();
+
+    await row.getByRole('button', { name: '编辑' }).click();
+    const edit = page.getByRole('dialog', { name: '编辑用户' });
+    await edit.getByLabel('显示名称', { exact: true }).fill('Dora Explorer');
+    await edit.getByRole('button', { name: '提交' }).click();
+    await page.getByText('用户信息更新成功！').first().waitFor();
+    await page.getByRole('row').filter({ hasText: 'Dora Explorer' }).waitFor();
+
+    await page.getByRole('row').filter({ hasText: 'dora' }).getByRole('button', { name: '禁用' }).click();
+    await page.getByRole('row').filter({ hasText: 'dora' }).getByText('已封禁').waitFor();
+    await context.close();
+  });
+});

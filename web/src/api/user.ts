@@ -1,0 +1,40 @@
+import type { UserDto } from '@switchyard/shared';
+import { api, unwrap } from './client';
+
+export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
+
+export interface NewUserInput {
+  username: string;
+  display_name: string;
+  password: string;
+}
+
+/** Admin update: all user fields plus id; quota numeric; a blank password leaves it unchanged. */
+export type UserUpdateInput = Partial<Omit<UserDto, 'id'>> & { id: number; quota: number; password?: string };
+
+export interface SelfUpdateInput {
+  display_name?: string;
+  password?: string;
+  original_password?: string;
+}
+
+export const userApi = {
+  list: (p: number, pageSize: number) => unwrap(api.get<UserDto[]>('/api/user/', { p, page_size: pageSize })),
+  search: (keyword: string, group: string) => unwrap(api.get<UserDto[]>('/api/user/search', { keyword, group })),
+  get: (id: number) => unwrap(api.get<UserDto>(`/api/user/${id}`)),
+  create: (input: NewUserInput) => unwrap(api.post('/api/user/', input)),
+  update: (input: UserUpdateInput) => unwrap(api.put('/api/user/', input)),
+  manage: (id: number, action: ManageAction) =>
+    unwrap(api.post<{ status: number; role: number }>('/api/user/manage', { id, action })),
+  /** All group names (admin). */
+  groups: () => unwrap(api.get<string[]>('/api/group/')),
+
+  self: () => unwrap(api.get<UserDto>('/api/user/self')),
+  updateSelf: (input: SelfUpdateInput) => unwrap(api.put('/api/user/self', input)),
+  deleteSelf: () => unwrap(api.delete('/api/user/self')),
+  /** A fresh system access token. */
+  accessToken: () => unwrap(api.get<string>('/api/user/token')),
+  /** The invite code. */
+  affCode: () => unwrap(api.get<string>('/api/user/aff')),
+  models: () => unwrap(api.get<string[]>('/api/user/models')),
+};

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { MENU, ROUTES, canAccess, readyRoutes, selectedMenuKey, visibleMenu, type MenuEntry } from './access';
+
+describe('canAccess', () => {
+  it('lets anyone see public pages and requires a user for private ones', () => {
+    expect(canAccess('public', null)).toBe(true);
+    expect(canAccess('user', null)).toBe(false);
+    expect(canAccess('user', { role: 1 })).toBe(true);
+  });
+  it('requires role 10 for admin and 100 for root', () => {
+    expect(canAccess('admin', { role: 1 })).toBe(false);
+    expect(canAccess('admin', { role: 10 })).toBe(true);
+    expect(canAccess('root', { role: 10 })).toBe(false);
+    expect(canAccess('root', { role: 100 })).toBe(true);
+  });
+});
+
+describe('visibleMenu', () => {
+  it('shows token and settings to a user, plus user management to an admin', () => {
+    expect(visibleMenu({ role: 1 }, {}).map((m) => m.path)).toEqual(['/token', '/setting']);
+    expect(visibleMenu({ role: 10 }, {}).map((m) => m.path)).toEqual(['/token', '/user', '/setting']);
+  });
+  it('shows nothing private when signed out', () => {
+    expect(visibleMenu(null, {})).toEqual([]);
+  });
+  it('shows a flagged item only when its option is on', () => {
+    const entries: MenuEntry[] = [{ path: '/detail', label: '数据看板', icon: 'dashboard', access: 'user', ready: true, flag: 'enable_data_export' }];
+    expect(visibleMenu({ role: 1 }, { enable_data_export: false }, entries)).toEqual([]);
+    expect(visibleMenu({ role: 1 }, { enable_data_export: true }, entries)).toHaveLength(1);
+  });
+  it('keeps unbuilt features hidden', () => {
+    expect(visibleMenu({ role: 100 }, { enable_data_export: true, enable_drawing: true, enable_task: true }).map((m) => m.path)).toEqual([
+      '/token',
+      '/user',
+      '/setting',
+    ]);
+  });
+});
+
+describe('route table', () => {
+  it('routes only built pages, each with a loader', () => {
+    const paths = readyRoutes().map((r) => r.path);
+    expect(paths).toContain('/token');
+    expect(paths).not.toContain('/channel');
+    expect(ROUTES.filter((r) => r.ready).every((r) => typeof r.load === 'function')).toBe(true);
+  });
+  it('highlights the longest matching sidebar item', () => {
+    expect(selectedMenuKey('/user/edit/3', MENU)).toBe('/user');
+    expect(selectedMenuKey('/token', MENU)).toBe('/token');
+    expect(selectedMenuKey('/nowhere', MENU)).toBeUndefined();
+  });
+});

@@ -1,0 +1,20 @@
+import dayjs from 'dayjs';
+import { t } from './i18n';
+
+/** Unix seconds as local 'YYYY-MM-DD HH:mm:ss' (the console's time format). */
+export function formatUnixTime(seconds: number): string {
+  return dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss');
+}
+
+/** An expiry in unix seconds; -1 means never. */
+export function formatExpiry(seconds: number, never = t('永不过期')): string {
+  return seconds === -1 ? never : formatUnixTime(seconds);
+}
+
+/** Current time in unix seconds. */
+export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+
+/** Milliseconds as seconds with one decimal, e.g. 1530 -> '1.5 s'. */
+export function formatSeconds(ms: number): string {
+  return `${(ms / 1000).toFixed(1)} s`;
+}

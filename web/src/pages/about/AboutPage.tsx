@@ -1,0 +1,26 @@
+import { Card } from 'antd';
+import { SanitizedHtml } from '../../components/SanitizedHtml';
+import { PageLoading } from '../../app/PageLoading';
+import { useAboutContent } from './useAboutContent';
+import { DefaultAbout } from './DefaultAbout';
+import { t } from '../../lib/i18n';
+
+export default function AboutPage() {
+  const { data: content, isPending } = useAboutContent();
+  if (isPending) return <PageLoading />;
+  if (!content) return <DefaultAbout />;
+  if (content.startsWith('https://')) {
+    return (
+      <iframe
+        src={content}
+        title={t('关于')}
+        style={{ width: '100%', height: 'calc(100vh - 180px)', border: 'none' }}
+      />
+    );
+  }
+  return (
+    <Card>
+      <SanitizedHtml html={content} />
+    </Card>
+  );
+}

@@ -1,0 +1,27 @@
+import { useQuery } from '@tanstack/react-query';
+import type { UserDto } from '@switchyard/shared';
+import { userApi } from '../../api/user';
+import { useLazyList } from '../../components/useLazyList';
+
+export interface UserSearch {
+  keyword: string;
+  group: string;
+}
+
+/** The user list: lazy pages, or the search result while a search is active. */
+export function useUsers(search: UserSearch | null) {
+  return useLazyList<UserDto>({
+    key: ['users'],
+    fetchPage: (p, size) => userApi.list(p, size),
+    search: search ? { terms: [search.keyword, search.group], run: () => userApi.search(search.keyword, search.group) } : null,
+  });
+}
+
+/** All group names (admin). */
+export function useGroupNames() {
+  return useQuery({ queryKey: ['group-names'], queryFn: userApi.groups });
+}
+
+export function useUser(id: number) {
+  return useQuery({ queryKey: ['user', id], queryFn: () => userApi.get(id), gcTime: 0 });
+}

@@ -9,10 +9,16 @@ import { connect, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createBus, type Bus } from './cache/bus.js';
 import { Options } from './options/index.js';
+import { RoutingTable } from './cache/routing.js';
+import { LogWriter } from './store/logs.js';
 import { AccountState } from './auth/account-state.js';
 import { installGuard } from './auth/guard.js';
 import { AppError } from './lib/errors.js';
 import { consoleRoutes } from './console/index.js';
+import { AuthCache } from './cache/auth-cache.js';
+import { createRelayServices } from './relay/services.js';
+import { relayRoutes, sendError } from './relay/routes.js';
+import { RelayError } from './relay/errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -50,9 +56,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     app.log.warn('created the super admin "root" with password "123456": change it now');
   }
   await accounts.refresh();
+  const routing = new RoutingTable(db.kysely, bus, (m, err) => app.log.warn({ err }, m));
+  await routing.load();
+  // A safety net for a missed bus message (Redis restart): every node re-reads its channels now and then.
+  const routingSync = setInterval(() => {
+    routing.load().catch((err: unknown) => app.log.warn({ err }, 'reloading the routing table failed'));
+  }, Math.max(5, config.syncFrequencySeconds) * 1000);
+  routingSync.unref();
+  const logWriter = new LogWriter(db.kysely, { onError: (err, lost) => app.log.error({ err, lost }, 'writing logs failed') });
   if (config.sessionSecretGenerated) {
     app.log.warn('SESSION_SECRET is not set: using a random one, so sessions end when the process restarts and cannot be shared between nodes');
   }
+
+  const authCache = new AuthCache(db.kysely, bus, config.syncFrequencySeconds * 1000);
+  const relay = createRelayServices(config, db.kysely, app.log);
 
   app.decorate('ctx', {
     config,
@@ -60,12 +77,20 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bus,
     options,
     accounts,
+    authCache,
+    relay,
+    routing,
+    logWriter,
     log: app.log,
     startTime: Math.floor(Date.now() / 1000),
     version: VERSION,
   } satisfies AppContext);
 
   app.addHook('onClose', async () => {
+    clearInterval(routingSync);
+    await logWriter.close();
+    // In-flight calls have finished (fastify drains them before onClose); write what they owe, then disconnect.
+    await relay.close();
     if (!opts.bus) await bus.close();
     if (!opts.db) await db.close();
   });
@@ -94,6 +119,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
 
   await app.register(consoleRoutes, { prefix: '/api' });
+  await app.register(relayRoutes);
 
   await app.register(fastifyStatic, {
     root: config.portalDir,
@@ -109,7 +135,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/v1') || url.startsWith('/assets/')) {
+    if (url.startsWith('/v1') || url.startsWith('/pg/')) {
+      return sendError(reply, new RelayError(404, `Invalid URL (${request.method} ${url})`, 'invalid_url', 'invalid_request_error'));
+    }
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/')) {
       return reply.status(404).send(consoleErrorBody(`Invalid URL (${request.method} ${url})`));
     }
     if (request.method === 'GET' && hasConsole) {

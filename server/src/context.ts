@@ -4,6 +4,10 @@ import type { Db } from './db/connect.js';
 import type { Bus } from './cache/bus.js';
 import type { Options } from './options/index.js';
 import type { AccountState } from './auth/account-state.js';
+import type { RoutingTable } from './cache/routing.js';
+import type { LogWriter } from './store/logs.js';
+import type { AuthCache } from './cache/auth-cache.js';
+import type { RelayServices } from './relay/services.js';
 
 /** What every route and job can reach. Built once in app.ts. */
 export interface AppContext {
@@ -12,6 +16,14 @@ export interface AppContext {
   bus: Bus;
   options: Options;
   accounts: AccountState;
+  /** Channel routing, in memory; rebuilt on every channel change (here and, through the bus, on other nodes). */
+  routing: RoutingTable;
+  /** Batched log rows that no balance depends on. */
+  logWriter: LogWriter;
+  /** Tokens and users as the relay reads them, from memory. */
+  authCache: AuthCache;
+  /** The relay's upstream connection pools and its batched settlement writer. */
+  relay: RelayServices;
   log: FastifyBaseLogger;
   startTime: number;
   version: string;

@@ -104,3 +104,75 @@ export interface StatusData {
   password_login_enabled: boolean;
   password_register_enabled: boolean;
 }
+
+/** A channel as the console sees it. `key` is present only when one channel is read by id. */
+export interface ChannelDto {
+  id: number;
+  type: number;
+  key?: string;
+  openai_organization: string;
+  test_model: string;
+  /** 1 enabled, 2 manually disabled, 3 auto-disabled (CHANNEL_STATUS). */
+  status: number;
+  name: string;
+  weight: number;
+  created_time: number;
+  test_time: number;
+  /** Milliseconds of the last test; 0 = never tested. */
+  response_time: number;
+  base_url: string;
+  other: string;
+  balance: number;
+  balance_updated_time: number;
+  /** Comma-joined. */
+  models: string;
+  /** Comma-joined. */
+  group: string;
+  used_quota: number;
+  model_mapping: string;
+  status_code_mapping: string;
+  priority: number;
+  /** 1 or 0. */
+  auto_ban: number;
+  /** JSON text: {status_reason, status_time}. */
+  other_info: string;
+  tag: string;
+  setting: string;
+  param_override: string;
+  max_input_tokens: number;
+}
+
+/** One log row in the console. */
+export interface LogDto {
+  id: number;
+  user_id: number;
+  created_at: number;
+  /** LOG_TYPE. */
+  type: number;
+  content: string;
+  username: string;
+  token_name: string;
+  model_name: string;
+  quota: number;
+  prompt_tokens: number;
+  completion_tokens: number;
+  /** Seconds. */
+  use_time: number;
+  is_stream: boolean;
+  /** Channel id (0 in the self view). */
+  channel: number;
+  /** Channel name ('' in the self view). */
+  channel_name: string;
+  token_id: number;
+  group: string;
+  ip: string;
+  /** JSON text: frt, model_ratio, completion_ratio, group_ratio, model_price, admin_info.use_channel (admin only). */
+  other: string;
+}
+
+/** GET /api/log/stat and /api/log/self/stat data. */
+export interface LogStat {
+  quota: number;
+  rpm: number;
+  tpm: number;
+}

@@ -2,3 +2,5 @@ export * from './roles.js';
 export * from './quota.js';
 export * from './api.js';
 export * from './tokens.js';
+export * from './pricing.js';
+export * from './channel-types.js';

@@ -5,6 +5,8 @@ import { statusRoutes } from './status.js';
 import { userRoutes } from './user.js';
 import { tokenRoutes } from './token.js';
 import { groupRoutes } from './group.js';
+import { channelRoutes } from './channel.js';
+import { logRoutes } from './log.js';
 
 /** Every /api route, one plugin per area. */
 export const consoleRoutes: FastifyPluginAsync = async (app) => {
@@ -14,4 +16,6 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
   await app.register(userRoutes);
   await app.register(tokenRoutes);
   await app.register(groupRoutes);
+  await app.register(channelRoutes);
+  await app.register(logRoutes);
 };

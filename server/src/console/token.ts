@@ -212,6 +212,11 @@ export const tokenRoutes: FastifyPluginAsync = async (app) => {
   const db = app.ctx.db.kysely;
   const user = { config: { access: 'user' as const } };
 
+  // The relay reads tokens from memory: drop this user's cached tokens before any change is acknowledged.
+  app.addHook('onSend', async (request) => {
+    if (request.method !== 'GET' && request.user) app.ctx.authCache.forgetTokensOf(request.user.id);
+  });
+
   app.get('/token/', user, async (request) => {
     const { offset, limit } = paging(request.query as Record<string, unknown>);
     const rows = await listOwnTokens(db, caller(request).id, offset, limit);

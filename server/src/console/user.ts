@@ -69,6 +69,17 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
   const { ctx } = app;
   const db = ctx.db.kysely;
 
+  // The relay reads users from memory: drop the changed accounts before any change is acknowledged.
+  app.addHook('onSend', async (request) => {
+    if (request.method === 'GET' || !request.user) return;
+    app.ctx.authCache.forgetUser(request.user.id);
+    const target = (request.body as { id?: unknown } | undefined)?.id;
+    if (typeof target === 'number') {
+      app.ctx.authCache.forgetUser(target);
+      app.ctx.authCache.forgetTokensOf(target);
+    }
+  });
+
   app.post('/user/register', { config: { access: 'public' } }, async (request) => {
     const { turnstile } = parse(RegisterQuery, request.query);
     await register(ctx, turnstile, parse(RegisterBody, request.body));

@@ -1,5 +1,6 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.js';
+import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
+import { LOG_TYPE, type LogStat } from '@switchyard/shared';
+import type { Database, LogRow, NewLog } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
 
 type Db = Kysely<Database>;
@@ -57,4 +58,189 @@ export interface QuotaDisplayOptions {
 export function logQuota(quota: number, display: QuotaDisplayOptions): string {
   if (display.displayInCurrency) return `＄${(quota / (display.quotaPerUnit || 500000)).toFixed(6)} 额度`;
   return `${quota} 点额度`;
+}
+
+// ---- consume logs (the relay) ----
+
+/** Every field of a consume log (spec §3 Log entry). */
+export interface ConsumeLogInput {
+  userId: number;
+  username: string;
+  tokenId: number;
+  tokenName: string;
+  modelName: string;
+  quota: number;
+  promptTokens: number;
+  completionTokens: number;
+  /** Seconds. */
+  useTime: number;
+  isStream: boolean;
+  channelId: number;
+  group: string;
+  ip?: string;
+  content?: string;
+  /** frt, model_ratio, completion_ratio, group_ratio, model_price, admin_info.use_channel ...; stored as JSON text. */
+  other?: Record<string, unknown> | string;
+  /** Unix seconds; now when omitted. */
+  createdAt?: number;
+}
+
+/** The row of a consume log, for callers that write it inside their own transaction (or through LogWriter). */
+export function consumeLogRow(entry: ConsumeLogInput): NewLog {
+  return {
+    user_id: entry.userId,
+    created_at: entry.createdAt ?? nowSeconds(),
+    type: LOG_TYPE.CONSUME,
+    content: entry.content ?? '',
+    username: entry.username,
+    token_name: entry.tokenName,
+    model_name: entry.modelName,
+    quota: entry.quota,
+    prompt_tokens: entry.promptTokens,
+    completion_tokens: entry.completionTokens,
+    use_time: Math.max(0, Math.round(entry.useTime)),
+    is_stream: entry.isStream ? 1 : 0,
+    channel_id: entry.channelId,
+    token_id: entry.tokenId,
+    group: entry.group,
+    ip: entry.ip ?? '',
+    other: typeof entry.other === 'string' ? entry.other : JSON.stringify(entry.other ?? {}),
+  };
+}
+
+export async function recordConsumeLog(db: Db | Transaction<Database>, entry: ConsumeLogInput): Promise<void> {
+  await db.insertInto('logs').values(consumeLogRow(entry)).execute();
+}
+
+export interface LogWriterOptions {
+  /** Flush at least this often (ms). */
+  intervalMs?: number;
+  /** Flush as soon as this many rows wait. */
+  maxBatch?: number;
+  onError?: (err: unknown, lost: number) => void;
+}
+
+/**
+ * Batches log rows: they wait at most `intervalMs` (1 s) or until `maxBatch` (200) are queued, then go in one
+ * transaction. Only for rows no balance depends on; close() flushes what is left (graceful shutdown).
+ */
+export class LogWriter {
+  private queue: NewLog[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly intervalMs: number;
+  private readonly maxBatch: number;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: LogWriterOptions = {},
+  ) {
+    this.intervalMs = options.intervalMs ?? 1000;
+    this.maxBatch = options.maxBatch ?? 200;
+  }
+
+  get pending(): number {
+    return this.queue.length;
+  }
+
+  add(row: NewLog): void {
+    this.queue.push(row);
+    if (this.queue.length >= this.maxBatch) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.intervalMs);
+      this.timer.unref();
+    }
+  }
+
+  addConsume(entry: ConsumeLogInput): void {
+    this.add(consumeLogRow(entry));
+  }
+
+  /** Writes everything queued so far; resolves when it is stored (or reported lost). Flushes never overlap. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const batch = this.queue;
+    this.queue = [];
+    this.flushing = this.flushing.then(() => this.write(batch));
+    return this.flushing;
+  }
+
+  private async write(batch: NewLog[]): Promise<void> {
+    if (batch.length === 0) return;
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < batch.length; i += 100) await trx.insertInto('logs').values(batch.slice(i, i + 100)).execute();
+      });
+    } catch (err) {
+      this.options.onError?.(err, batch.length);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.flush();
+  }
+}
+
+// ---- the console's log views ----
+
+export interface LogFilter {
+  /** Own logs only (the self views). */
+  userId?: number;
+  /** 0 = every type. */
+  type: number;
+  username: string;
+  tokenName: string;
+  /** A LIKE pattern as operators of established gateways type it (usually just the name). */
+  modelName: string;
+  startTimestamp: number;
+  endTimestamp: number;
+  channel: number;
+  group: string;
+}
+
+function filtered<Q extends SelectQueryBuilder<Database, 'logs', object>>(q: Q, f: Partial<LogFilter>, withTime = true): Q {
+  let out = q as SelectQueryBuilder<Database, 'logs', object>;
+  if (f.userId !== undefined) out = out.where('user_id', '=', f.userId);
+  if (f.type) out = out.where('type', '=', f.type);
+  if (f.username) out = out.where('username', '=', f.username);
+  if (f.tokenName) out = out.where('token_name', '=', f.tokenName);
+  if (f.modelName) out = out.where('model_name', 'like', f.modelName);
+  if (f.channel) out = out.where('channel_id', '=', f.channel);
+  if (f.group) out = out.where('group', '=', f.group);
+  if (withTime && f.startTimestamp) out = out.where('created_at', '>=', f.startTimestamp);
+  if (withTime && f.endTimestamp) out = out.where('created_at', '<=', f.endTimestamp);
+  return out as Q;
+}
+
+export async function listLogs(db: Db, filter: Partial<LogFilter>, offset: number, limit: number): Promise<{ items: LogRow[]; total: number }> {
+  const items = await filtered(db.selectFrom('logs').selectAll(), filter).orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  const counted = await filtered(db.selectFrom('logs').select((eb) => eb.fn.countAll<number>().as('n')), filter).executeTakeFirst();
+  return { items, total: Number(counted?.n ?? 0) };
+}
+
+/**
+ * Sum of consume quota for the filters and time range; rpm and tpm count consume logs of the last 60 s with the
+ * same filters (the time range does not apply to them).
+ */
+export async function logStat(db: Db, filter: Partial<LogFilter>, now: number = nowSeconds()): Promise<LogStat> {
+  const consume = { ...filter, type: LOG_TYPE.CONSUME };
+  const q = await filtered(db.selectFrom('logs').select((eb) => eb.fn.sum<number>('quota').as('quota')), consume).executeTakeFirst();
+  const recent = await filtered(
+    db
+      .selectFrom('logs')
+      .select((eb) => [eb.fn.countAll<number>().as('rpm'), eb.fn.sum<number>(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('tpm')])
+      .where('created_at', '>=', now - 60),
+    consume,
+    false,
+  ).executeTakeFirst();
+  return { quota: Number(q?.quota ?? 0), rpm: Number(recent?.rpm ?? 0), tpm: Number(recent?.tpm ?? 0) };
+}
+
+/** Deletes every log older than the timestamp; returns the count. */
+export async function deleteLogsBefore(db: Db, timestamp: number): Promise<number> {
+  const res = await db.deleteFrom('logs').where('created_at', '<', timestamp).executeTakeFirst();
+  return Number(res.numDeletedRows);
 }

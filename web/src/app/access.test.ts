@@ -16,9 +16,9 @@ describe('canAccess', () => {
 });
 
 describe('visibleMenu', () => {
-  it('shows token and settings to a user, plus user management to an admin', () => {
+  it('shows token and settings to a user, plus channels and user management to an admin', () => {
     expect(visibleMenu({ role: 1 }, {}).map((m) => m.path)).toEqual(['/token', '/setting']);
-    expect(visibleMenu({ role: 10 }, {}).map((m) => m.path)).toEqual(['/token', '/user', '/setting']);
+    expect(visibleMenu({ role: 10 }, {}).map((m) => m.path)).toEqual(['/channel', '/token', '/user', '/setting']);
   });
   it('shows nothing private when signed out', () => {
     expect(visibleMenu(null, {})).toEqual([]);
@@ -30,6 +30,7 @@ describe('visibleMenu', () => {
   });
   it('keeps unbuilt features hidden', () => {
     expect(visibleMenu({ role: 100 }, { enable_data_export: true, enable_drawing: true, enable_task: true }).map((m) => m.path)).toEqual([
+      '/channel',
       '/token',
       '/user',
       '/setting',
@@ -41,7 +42,8 @@ describe('route table', () => {
   it('routes only built pages, each with a loader', () => {
     const paths = readyRoutes().map((r) => r.path);
     expect(paths).toContain('/token');
-    expect(paths).not.toContain('/channel');
+    expect(paths).toContain('/channel');
+    expect(paths).not.toContain('/midjourney');
     expect(ROUTES.filter((r) => r.ready).every((r) => typeof r.load === 'function')).toBe(true);
   });
   it('highlights the longest matching sidebar item', () => {

@@ -21,6 +21,9 @@ export interface RouteEntry {
   bare?: boolean;
 }
 
+// The channel list and its add/edit deep links are one page (the drawer follows the path), so they share a loader.
+const loadChannelPage = () => import('../pages/channel/ChannelPage');
+
 export const ROUTES: readonly RouteEntry[] = [
   { path: '/', access: 'public', ready: true, bare: true, load: () => import('../pages/home/HomePage') },
   { path: '/login', access: 'public', ready: true, load: () => import('../pages/login/LoginPage') },
@@ -38,9 +41,9 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/user', access: 'admin', ready: true, load: () => import('../pages/user/UserPage') },
   { path: '/user/edit/:id', access: 'admin', ready: true, load: () => import('../pages/user/EditUserPage') },
   { path: '/user/edit', access: 'user', ready: true, load: () => import('../pages/user/EditUserPage') },
-  { path: '/channel', access: 'admin', ready: false },
-  { path: '/channel/add', access: 'admin', ready: false },
-  { path: '/channel/edit/:id', access: 'admin', ready: false },
+  { path: '/channel', access: 'admin', ready: true, load: loadChannelPage },
+  { path: '/channel/add', access: 'admin', ready: true, load: loadChannelPage },
+  { path: '/channel/edit/:id', access: 'admin', ready: true, load: loadChannelPage },
   { path: '/topup', access: 'user', ready: false },
   { path: '/log', access: 'user', ready: false },
   { path: '/detail', access: 'user', ready: false },
@@ -81,7 +84,7 @@ export interface MenuEntry {
 export const MENU: readonly MenuEntry[] = [
   { path: '/playground', label: '操练场', icon: 'playground', access: 'user', ready: false },
   { path: '/pricing', label: '模型价格', icon: 'pricing', access: 'public', ready: false },
-  { path: '/channel', label: '渠道', icon: 'channel', access: 'admin', ready: false },
+  { path: '/channel', label: '渠道', icon: 'channel', access: 'admin', ready: true },
   { path: '/chat', label: '聊天', icon: 'chat', access: 'public', ready: false },
   { path: '/token', label: '令牌', icon: 'token', access: 'user', ready: true },
   { path: '/redemption', label: '兑换码', icon: 'redemption', access: 'admin', ready: false },

@@ -11,15 +11,17 @@ interface LazyListOptions<T> {
   fetchPage: (p: number, size: number) => Promise<T[]>;
   /** Set while a search is active: the search terms (part of the cache key) and the call. */
   search: { terms: readonly unknown[]; run: () => Promise<T[]> } | null;
+  /** Local-storage key remembering this table's page size (default: the shared page-size key). */
+  pageSizeKey?: string;
 }
 
 /**
  * A table list paged lazily (spec §9): pages are fetched one at a time and kept; the next page is fetched when
  * the user reaches the page after the last loaded one. A search replaces the list with its result.
  */
-export function useLazyList<T extends { id: number }>({ key, fetchPage, search }: LazyListOptions<T>) {
+export function useLazyList<T extends { id: number }>({ key, fetchPage, search, pageSizeKey }: LazyListOptions<T>) {
   const queryClient = useQueryClient();
-  const [pageSize, setPageSizeState] = useState(() => getPageSize());
+  const [pageSize, setPageSizeState] = useState(() => getPageSize(pageSizeKey));
   const [page, setPage] = useState(1);
 
   const listKey = [...key, 'list', pageSize];
@@ -45,7 +47,7 @@ export function useLazyList<T extends { id: number }>({ key, fetchPage, search }
 
   const onPageChange = (next: number, size: number) => {
     if (size !== pageSize) {
-      storePageSize(size);
+      storePageSize(size, pageSizeKey);
       setPageSizeState(size);
       setPage(1);
       return;

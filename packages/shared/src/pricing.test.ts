@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { pricePerMillion, quotaForPrice, quotaForTokens, roundQuota } from './pricing.js';
+
+const plain = { modelRatio: 1.25, completionRatio: 4, groupRatio: 1, cacheRatio: 1 };
+
+describe('quota formulas', () => {
+  it('charges gpt-4o 1000 prompt + 500 completion tokens as (1000 + 500 x 4) x 1.25 = 3750', () => {
+    expect(quotaForTokens({ promptTokens: 1000, completionTokens: 500 }, plain)).toBe(3750);
+  });
+  it('applies the group ratio', () => {
+    expect(quotaForTokens({ promptTokens: 1000, completionTokens: 500 }, { ...plain, groupRatio: 0.5 })).toBe(1875);
+  });
+  it('charges cached prompt tokens at the cache ratio', () => {
+    expect(quotaForTokens({ promptTokens: 1000, completionTokens: 0, cachedTokens: 400 }, { ...plain, cacheRatio: 0.5 })).toBe(
+      Math.round((600 + 200) * 1.25),
+    );
+  });
+  it('rounds half away from zero once', () => {
+    expect(roundQuota(2.5)).toBe(3);
+    expect(roundQuota(2.4999)).toBe(2);
+    expect(quotaForTokens({ promptTokens: 3, completionTokens: 0 }, { ...plain, modelRatio: 0.5 })).toBe(2);
+  });
+  it('never bills a real call of a paid model at zero, and a free model at nothing', () => {
+    expect(quotaForTokens({ promptTokens: 1, completionTokens: 0 }, { ...plain, modelRatio: 0.01 })).toBe(1);
+    expect(quotaForTokens({ promptTokens: 100, completionTokens: 100 }, { ...plain, modelRatio: 0 })).toBe(0);
+    expect(quotaForTokens({ promptTokens: 0, completionTokens: 0 }, plain)).toBe(0);
+  });
+  it('prices per call as price x 500000 x group ratio', () => {
+    expect(quotaForPrice(0.04, 1, 500000)).toBe(20000);
+    expect(quotaForPrice(0.1, 1.5, 500000)).toBe(75000);
+  });
+  it('shows prices per million tokens as ratio x 2 x group ratio', () => {
+    expect(pricePerMillion(1.25, 4, 1)).toEqual({ prompt: 2.5, completion: 10 });
+  });
+});

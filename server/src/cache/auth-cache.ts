@@ -1,0 +1,82 @@
+import type { Kysely } from 'kysely';
+import type { Database, TokenRow, UserRow } from '../db/schema.js';
+import type { Bus } from './bus.js';
+
+/*
+ * Tokens and users as the relay sees them, from memory. Entries live for a short time and are dropped at once when
+ * the console changes them (here and, through the bus, on other nodes). Balances in these rows are only hints:
+ * money is moved by conditional updates in the database (store/quota.ts).
+ */
+
+interface Entry<T> {
+  value: T | undefined;
+  expires: number;
+}
+
+const TOKEN_TOPIC = 'token';
+const TOKENS_OF_USER_TOPIC = 'tokens-of-user';
+const USER_TOPIC = 'user';
+
+export class AuthCache {
+  private readonly tokens = new Map<string, Entry<TokenRow>>();
+  private readonly users = new Map<number, Entry<UserRow>>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly bus: Bus,
+    private readonly ttlMs: number,
+  ) {
+    bus.subscribe(TOKEN_TOPIC, (key) => this.tokens.delete(key));
+    bus.subscribe(USER_TOPIC, (id) => this.users.delete(Number(id)));
+    bus.subscribe(TOKENS_OF_USER_TOPIC, (id) => this.dropTokensOf(Number(id)));
+  }
+
+  async token(key: string): Promise<TokenRow | undefined> {
+    const now = Date.now();
+    const hit = this.tokens.get(key);
+    if (hit && hit.expires > now) return hit.value;
+    const value = await this.db.selectFrom('tokens').selectAll().where('key', '=', key).where('deleted_at', 'is', null).executeTakeFirst();
+    // Unknown keys are remembered briefly too, so a flood of bad keys does not reach the database each time.
+    this.tokens.set(key, { value, expires: now + (value ? this.ttlMs : Math.min(this.ttlMs, 5000)) });
+    return value;
+  }
+
+  async user(id: number): Promise<UserRow | undefined> {
+    const now = Date.now();
+    const hit = this.users.get(id);
+    if (hit && hit.expires > now) return hit.value;
+    const value = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+    this.users.set(id, { value, expires: now + this.ttlMs });
+    return value;
+  }
+
+  /** After the console changed a token (status, quota, limits, deletion). */
+  forgetToken(key: string): void {
+    this.tokens.delete(key);
+    void this.bus.publish(TOKEN_TOPIC, key);
+  }
+
+  /** After the console changed any token of a user. */
+  forgetTokensOf(userId: number): void {
+    this.dropTokensOf(userId);
+    void this.bus.publish(TOKENS_OF_USER_TOPIC, String(userId));
+  }
+
+  private dropTokensOf(userId: number): void {
+    for (const [key, entry] of this.tokens) if (entry.value?.user_id === userId) this.tokens.delete(key);
+  }
+
+  /** After the console changed a user (status, role, group, quota, deletion). */
+  forgetUser(id: number): void {
+    this.users.delete(id);
+    void this.bus.publish(USER_TOPIC, String(id));
+  }
+
+  /** Local bookkeeping after a charge, so the next check on this node sees a closer balance. */
+  noteCharge(tokenKey: string, userId: number, quota: number): void {
+    const t = this.tokens.get(tokenKey)?.value;
+    if (t && !t.unlimited_quota) t.remain_quota -= quota;
+    const u = this.users.get(userId)?.value;
+    if (u) u.quota -= quota;
+  }
+}

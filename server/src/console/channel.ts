@@ -1,0 +1,221 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { CHANNEL_STATUS, CHANNEL_TYPES, type ChannelDto } from '@switchyard/shared';
+import { routedChannel } from '../cache/routing.js';
+import type { AppContext } from '../context.js';
+import type { ChannelRow } from '../db/schema.js';
+import { fail } from '../lib/errors.js';
+import { fixAbilities } from '../store/abilities.js';
+import {
+  channelsChanged,
+  deleteChannels,
+  deleteDisabledChannels,
+  findChannel,
+  insertChannels,
+  listChannels,
+  listChannelsWithStatus,
+  recordChannelBalance,
+  searchChannels,
+  setChannelStatus,
+  updateChannel,
+  type ChannelOrder,
+} from '../store/channels.js';
+import { canFetchModels, fetchUpstreamBalance, fetchUpstreamModels, UpstreamQueryError } from '../services/channel-upstream.js';
+import { changesFor, CHANNEL_MESSAGES as M, channelsToCreate, CreateBody, IdsBody, UpdateBody } from './channel-input.js';
+import { ChannelTestRunner, TEST_MESSAGES } from './channel-test-runner.js';
+import { ok, paging } from './envelope.js';
+
+export { CHANNEL_MESSAGES } from './channel-input.js';
+
+const OWN_MESSAGES = new Set<string>(Object.values(M));
+
+/** envelope.parse, except that a field's own Chinese message is shown as it is. */
+function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const result = schema.safeParse(input ?? {});
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (issue && OWN_MESSAGES.has(issue.message)) throw fail(issue.message);
+  throw fail(`无效的参数：${issue?.path.join('.') || '请求'}`);
+}
+
+/** The DTO; the key only when one channel is read by id. */
+export function channelView(row: ChannelRow, withKey = false): ChannelDto {
+  const { key, ...rest } = row;
+  const dto: ChannelDto = { ...rest, priority: Number(row.priority), balance: Number(row.balance) };
+  if (withKey) dto.key = key;
+  return dto;
+}
+
+const idParam = (request: FastifyRequest): number | undefined => {
+  const raw = (request.params as { id?: string }).id ?? '';
+  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
+};
+
+const truthy = (v: unknown) => typeof v === 'string' && !['', 'false', '0'].includes(v);
+const orderOf = (query: Record<string, unknown>): ChannelOrder => (truthy(query.id_sort) ? 'id' : 'priority');
+const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+
+async function existing(ctx: AppContext, request: FastifyRequest): Promise<ChannelRow> {
+  const id = idParam(request);
+  const row = id === undefined ? undefined : await findChannel(ctx.db.kysely, id);
+  if (!row) throw fail(M.notFound);
+  return row;
+}
+
+const upstreamMessage = (err: unknown, fallback: string) => (err instanceof UpstreamQueryError ? err.message : fallback);
+
+/** Default models of every type, distinct, each named with the first type that lists it. */
+function allDefaultModels(): Array<{ id: string; object: 'model'; owned_by: string }> {
+  const seen = new Map<string, string>();
+  for (const t of CHANNEL_TYPES) for (const m of t.models) if (!seen.has(m)) seen.set(m, t.name);
+  return [...seen].sort(([a], [b]) => a.localeCompare(b)).map(([id, owner]) => ({ id, object: 'model', owned_by: owner }));
+}
+
+/** Channel type code -> default model list, for the channel form. */
+function modelsByType(): Record<number, string[]> {
+  const out: Record<number, string[]> = {};
+  for (const t of CHANNEL_TYPES) out[t.value] = [...t.models];
+  return out;
+}
+
+/** Channel management (admin), plus the type -> default models map every signed-in user may read. */
+export const channelRoutes: FastifyPluginAsync = async (app) => {
+  const ctx = app.ctx;
+  const db = ctx.db.kysely;
+  const admin = { config: { access: 'admin' as const } };
+  const tests = new ChannelTestRunner(ctx);
+  app.addHook('onClose', () => tests.close());
+
+  app.get('/models', { config: { access: 'user' } }, async () => ok(modelsByType()));
+  app.get('/channel/models', admin, async () => ok(allDefaultModels()));
+
+  app.get('/channel/', admin, async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const { offset, limit } = paging(query);
+    return ok((await listChannels(db, orderOf(query), offset, limit)).map((r) => channelView(r)));
+  });
+
+  app.get('/channel/search', admin, async (request) => {
+    const query = request.query as Record<string, unknown>;
+    const { offset, limit } = paging(query, 100);
+    const search = { keyword: str(query.keyword), group: str(query.group), model: str(query.model) };
+    return ok((await searchChannels(db, search, orderOf(query), offset, limit)).map((r) => channelView(r)));
+  });
+
+  app.get('/channel/:id', admin, async (request) => ok(channelView(await existing(ctx, request), true)));
+
+  app.post('/channel/', admin, async (request) => {
+    const ids = await insertChannels(db, channelsToCreate(parseBody(CreateBody, request.body)));
+    await channelsChanged(ctx);
+    return ok(ids);
+  });
+
+  app.put('/channel/', admin, async (request) => {
+    const body = parseBody(UpdateBody, request.body);
+    const row = await findChannel(db, body.id);
+    if (!row) throw fail(M.notFound);
+    const { id, ...sent } = body;
+    if (!(await updateChannel(db, id, changesFor(row, sent)))) throw fail(M.notFound);
+    await channelsChanged(ctx);
+    return ok(channelView((await findChannel(db, id))!));
+  });
+
+  const remove = async (request: FastifyRequest) => {
+    const id = idParam(request);
+    if (id === undefined || (await deleteChannels(db, [id])) === 0) throw fail(M.notFound);
+    await channelsChanged(ctx);
+    return ok();
+  };
+  app.delete('/channel/:id/', admin, remove);
+  app.delete('/channel/:id', admin, remove);
+
+  app.delete('/channel/disabled', admin, async () => {
+    const count = await deleteDisabledChannels(db);
+    if (count > 0) await channelsChanged(ctx);
+    return ok(count);
+  });
+
+  app.post('/channel/batch', admin, async (request) => {
+    const { ids } = parseBody(IdsBody, request.body);
+    if (ids.length === 0) throw fail(M.noSelection);
+    const count = await deleteChannels(db, [...new Set(ids)]);
+    if (count > 0) await channelsChanged(ctx);
+    return ok(count);
+  });
+
+  app.post('/channel/fix', admin, async () => {
+    const count = await fixAbilities(db);
+    await channelsChanged(ctx);
+    return ok(count);
+  });
+
+  app.get('/channel/fetch_models/:id', admin, async (request) => {
+    const row = await existing(ctx, request);
+    if (!canFetchModels(row.type)) throw fail('仅支持 OpenAI 接口格式');
+    try {
+      return ok(await fetchUpstreamModels(routedChannel(row)));
+    } catch (err) {
+      throw fail(upstreamMessage(err, '获取模型列表失败'));
+    }
+  });
+
+  // ---- tests ----
+
+  app.get('/channel/test/:id', admin, async (request) => {
+    const id = idParam(request);
+    if (id === undefined) throw fail(TEST_MESSAGES.notFound);
+    const model = str((request.query as Record<string, unknown>).model);
+    const outcome = await tests.testOne(id, model || undefined);
+    const time = outcome.timeMs / 1000;
+    return { success: outcome.success, message: outcome.message, time, data: { time } };
+  });
+
+  app.get('/channel/test', admin, async () => {
+    if (!tests.startAll()) throw fail(TEST_MESSAGES.running);
+    return ok();
+  });
+
+  // ---- balances ----
+
+  const balanceOf = async (row: ChannelRow): Promise<number> => {
+    const balance = await fetchUpstreamBalance(routedChannel(row));
+    await recordChannelBalance(db, row.id, balance);
+    return balance;
+  };
+
+  const updateOne = async (request: FastifyRequest) => {
+    const row = await existing(ctx, request);
+    try {
+      const balance = await balanceOf(row);
+      return { success: true, message: '', balance, data: { balance } };
+    } catch (err) {
+      if (!(err instanceof UpstreamQueryError)) throw err;
+      throw fail(err.message);
+    }
+  };
+  app.get('/channel/update_balance/:id/', admin, updateOne);
+  app.get('/channel/update_balance/:id', admin, updateOne);
+
+  app.get('/channel/update_balance', admin, async () => {
+    const rows = await listChannelsWithStatus(db, [CHANNEL_STATUS.ENABLED]);
+    const failed: number[] = [];
+    let updated = 0;
+    const worker = async () => {
+      for (let row = rows.shift(); row; row = rows.shift()) {
+        try {
+          const balance = await balanceOf(row);
+          updated++;
+          // An empty account cannot serve: monitoring may switch the channel off (only when its auto_ban allows).
+          if (balance <= 0 && row.auto_ban === 1 && ctx.options.get('AutomaticDisableChannelEnabled')) {
+            await setChannelStatus(ctx, row.id, CHANNEL_STATUS.AUTO_DISABLED, '余额不足', [CHANNEL_STATUS.ENABLED]);
+          }
+        } catch (err) {
+          if (!(err instanceof UpstreamQueryError)) ctx.log.warn({ err, channel: row.id }, 'balance update failed');
+          failed.push(row.id);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    return ok({ updated, failed: failed.sort((a, b) => a - b) });
+  });
+};

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { LogDto, Page } from '@switchyard/shared';
+import { caller } from '../auth/guard.js';
+import type { LogRow } from '../db/schema.js';
+import { fail } from '../lib/errors.js';
+import { deleteLogsBefore, listLogs, logStat, type LogFilter } from '../store/logs.js';
+import { ok } from './envelope.js';
+
+export const LOG_MESSAGES = {
+  noTimestamp: '请选择日志记录时间',
+} as const;
+
+type Query = Record<string, unknown>;
+
+const int = (v: unknown): number => {
+  const n = Number.parseInt(String(v ?? ''), 10);
+  return Number.isFinite(n) ? n : 0;
+};
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
+
+/** Page numbers are 1-based here, as in the established gateway's log API; 0 and below mean the first page. */
+function logPaging(query: Query): { page: number; pageSize: number; offset: number } {
+  const page = Math.max(1, int(query.p));
+  const pageSize = Math.min(100, Math.max(1, int(query.page_size) || 10));
+  return { page, pageSize, offset: (page - 1) * pageSize };
+}
+
+/** Filters from the query; the self views never filter by username or channel (their own logs only). */
+function filterOf(query: Query, self: boolean): Partial<LogFilter> {
+  const filter: Partial<LogFilter> = {
+    type: int(query.type),
+    tokenName: text(query.token_name),
+    modelName: text(query.model_name),
+    startTimestamp: int(query.start_timestamp),
+    endTimestamp: int(query.end_timestamp),
+    group: text(query.group),
+  };
+  if (!self) {
+    filter.username = text(query.username);
+    filter.channel = int(query.channel);
+  }
+  return filter;
+}
+
+/** `other` without admin_info (the retry chain names channels), for the owner's view. */
+function withoutAdminInfo(other: string): string {
+  if (!other.includes('admin_info')) return other;
+  try {
+    const parsed = JSON.parse(other) as Record<string, unknown>;
+    delete parsed.admin_info;
+    return JSON.stringify(parsed);
+  } catch {
+    return '';
+  }
+}
+
+export const logRoutes: FastifyPluginAsync = async (app) => {
+  const ctx = app.ctx;
+  const db = ctx.db.kysely;
+  const admin = { config: { access: 'admin' as const } };
+  const user = { config: { access: 'user' as const } };
+
+  function view(row: LogRow, self: boolean): LogDto {
+    const { channel_id, is_stream, ...rest } = row;
+    return {
+      ...rest,
+      is_stream: is_stream === 1,
+      channel: self ? 0 : channel_id,
+      channel_name: self ? '' : (ctx.routing.channel(channel_id)?.name ?? ''),
+      other: self ? withoutAdminInfo(row.other) : row.other,
+    };
+  }
+
+  async function page(query: Query, self: boolean, userId?: number): Promise<Page<LogDto>> {
+    const { page: p, pageSize, offset } = logPaging(query);
+    const filter = { ...filterOf(query, self), userId };
+    const { items, total } = await listLogs(db, filter, offset, pageSize);
+    return { items: items.map((r) => view(r, self)), total, page: p, page_size: pageSize };
+  }
+
+  const list = async (request: FastifyRequest) => ok(await page(request.query as Query, false));
+  app.get('/log/', admin, list);
+  app.get('/log', admin, list);
+
+  const self = async (request: FastifyRequest) => ok(await page(request.query as Query, true, caller(request).id));
+  app.get('/log/self/', user, self);
+  app.get('/log/self', user, self);
+
+  app.get('/log/stat', admin, async (request) => ok(await logStat(db, filterOf(request.query as Query, false))));
+  app.get('/log/self/stat', user, async (request) =>
+    ok(await logStat(db, { ...filterOf(request.query as Query, true), userId: caller(request).id })),
+  );
+
+  const clear = async (request: FastifyRequest) => {
+    const target = int((request.query as Query).target_timestamp);
+    if (target <= 0) throw fail(LOG_MESSAGES.noTimestamp);
+    return ok(await deleteLogsBefore(db, target));
+  };
+  app.delete('/log/', admin, clear);
+  app.delete('/log', admin, clear);
+};

@@ -1,0 +1,76 @@
+import type { FastifyRequest } from 'fastify';
+import { effectiveTokenStatus, isAdmin, TOKEN_STATUS, USER_STATUS } from '@switchyard/shared';
+import type { TokenRow, UserRow } from '../db/schema.js';
+import type { AppContext } from '../context.js';
+import { RelayError } from './errors.js';
+import { ipAllowed } from './ip-allow.js';
+
+export interface Caller {
+  token: TokenRow | null;
+  user: UserRow;
+  /** The group the call is routed and priced in: the token's group when set, else the user's. */
+  group: string;
+  /** Channel pinned with sk-KEY-CHANNELID (admins only): no choice, no retries. */
+  pinnedChannelId: number | null;
+}
+
+const deny = (status: number, message: string, code: string) => new RelayError(status, message, code);
+
+/** The key as the client sent it: Authorization Bearer (also the raw header value), minus "sk-". */
+export function presentedKey(request: FastifyRequest): string {
+  const auth = request.headers.authorization;
+  let key = typeof auth === 'string' ? auth.trim() : '';
+  if (key.toLowerCase().startsWith('bearer ')) key = key.slice(7).trim();
+  if (!key || key === 'midjourney-proxy') {
+    const mj = request.headers['mj-api-secret'];
+    if (typeof mj === 'string') key = mj.trim();
+  }
+  return key.startsWith('sk-') ? key.slice(3) : key;
+}
+
+/** Token, user and group of a relay call; every refusal has its own message. */
+export async function authenticateToken(ctx: AppContext, request: FastifyRequest): Promise<Caller> {
+  const presented = presentedKey(request);
+  if (!presented) throw deny(401, '未提供令牌', 'missing_api_key');
+  const [key, channelPart] = presented.split('-', 2);
+  const token = await ctx.authCache.token(key);
+  if (!token) throw deny(401, '无效的令牌', 'invalid_api_key');
+  const now = Math.floor(Date.now() / 1000);
+  switch (effectiveTokenStatus(token, now)) {
+    case TOKEN_STATUS.ENABLED:
+      break;
+    case TOKEN_STATUS.EXPIRED:
+      throw deny(401, '该令牌已过期', 'token_expired');
+    case TOKEN_STATUS.EXHAUSTED:
+      throw deny(401, '该令牌额度已用尽', 'token_exhausted');
+    default:
+      throw deny(401, '该令牌状态不可用', 'token_disabled');
+  }
+  if (!ipAllowed(token.allow_ips, request.ip)) throw deny(403, '您的 IP 不在令牌允许访问的列表中', 'ip_not_allowed');
+  const user = await ctx.authCache.user(token.user_id);
+  if (!user || user.deleted_at !== null) throw deny(401, '无效的令牌', 'invalid_api_key');
+  if (user.status !== USER_STATUS.ENABLED) throw deny(403, '用户已被封禁', 'user_banned');
+  let pinnedChannelId: number | null = null;
+  if (channelPart !== undefined) {
+    if (!isAdmin(user.role)) throw deny(403, '普通用户不支持指定渠道', 'channel_pin_forbidden');
+    pinnedChannelId = Number.parseInt(channelPart, 10);
+    if (!Number.isInteger(pinnedChannelId) || pinnedChannelId <= 0) throw deny(400, '无效的渠道 Id', 'invalid_channel_id');
+  }
+  return { token, user, group: resolveGroup(ctx, token.group, user), pinnedChannelId };
+}
+
+/** A token group must be one the user may use; otherwise the call is refused rather than silently re-routed. */
+function resolveGroup(ctx: AppContext, tokenGroup: string, user: UserRow): string {
+  if (!tokenGroup || tokenGroup === user.group) return user.group;
+  const usable = ctx.options.get('UserUsableGroups');
+  if (!Object.hasOwn(usable, tokenGroup)) throw deny(403, `令牌分组 ${tokenGroup} 已被禁用`, 'group_forbidden');
+  if (!Object.hasOwn(ctx.options.get('GroupRatio'), tokenGroup)) throw deny(403, `分组 ${tokenGroup} 已被弃用`, 'group_forbidden');
+  return tokenGroup;
+}
+
+/** Model limits of a token (comma list, when enabled). */
+export function checkModelAllowed(token: TokenRow | null, model: string): void {
+  if (!token || !token.model_limits_enabled) return;
+  const allowed = token.model_limits.split(',').map((m) => m.trim());
+  if (!allowed.includes(model)) throw deny(403, `该令牌无权访问模型 ${model}`, 'model_not_allowed');
+}

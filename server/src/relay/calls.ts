@@ -1,0 +1,135 @@
+import { Response as UndiciResponse, type FormData } from 'undici';
+import type { ClientCall, Mode } from './types.js';
+import { RelayError } from './errors.js';
+
+/*
+ * Turns a client's OpenAI-format request into a ClientCall: the body is parsed once, checked for what the mode
+ * needs, and kept as raw bytes so an unchanged body is forwarded as it came.
+ */
+
+const bad = (message: string, code = 'invalid_request_error') => new RelayError(400, message, code, 'invalid_request_error');
+
+/** Model assumed when the client names none. */
+const DEFAULT_MODEL: Partial<Record<Mode, string>> = {
+  moderations: 'text-moderation-stable',
+  images: 'dall-e',
+  speech: 'tts-1',
+  transcriptions: 'whisper-1',
+  translations: 'whisper-1',
+};
+
+/** The field each mode cannot do without. */
+const REQUIRED: Partial<Record<Mode, string[]>> = {
+  chat: ['messages'],
+  completions: ['prompt'],
+  embeddings: ['input'],
+  moderations: ['input'],
+  images: ['prompt'],
+  speech: ['input'],
+  rerank: ['query', 'documents'],
+};
+
+function isMissing(v: unknown): boolean {
+  return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
+}
+
+function positiveInt(v: unknown): number {
+  return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : 0;
+}
+
+export function parseJsonCall(mode: Mode, raw: Buffer | undefined): ClientCall {
+  if (!raw || raw.length === 0) throw bad('请求体为空');
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw bad('请求体不是合法的 JSON');
+  }
+  if (!json || typeof json !== 'object' || Array.isArray(json)) throw bad('请求体必须是 JSON 对象');
+  const body = json as Record<string, unknown>;
+  if (body.model !== undefined && typeof body.model !== 'string') throw bad('model 必须是字符串');
+  const model = (body.model as string | undefined)?.trim() || DEFAULT_MODEL[mode] || '';
+  if (!model) throw bad('未指定模型名称，模型名称不能为空', 'model_required');
+  for (const field of REQUIRED[mode] ?? []) {
+    if (isMissing(body[field])) throw bad(`缺少必填字段 ${field}`);
+  }
+  if (mode === 'chat' && !Array.isArray(body.messages)) throw bad('messages 必须是数组');
+  if (body.stream !== undefined && typeof body.stream !== 'boolean') throw bad('stream 必须是布尔值');
+  const streamOptions = body.stream_options as { include_usage?: unknown } | undefined;
+  return {
+    format: 'openai',
+    mode,
+    model,
+    stream: body.stream === true && (mode === 'chat' || mode === 'completions'),
+    json: body,
+    raw,
+    clientWantsStreamUsage: streamOptions?.include_usage === true,
+    maxTokens: Math.max(positiveInt(body.max_tokens), positiveInt(body.max_completion_tokens)),
+  };
+}
+
+/** Audio uploads: multipart with a file and a model field; re-sent upstream as multipart. */
+export async function parseMultipartCall(mode: Mode, raw: Buffer | undefined, contentType: string): Promise<ClientCall> {
+  if (!raw || raw.length === 0) throw bad('请求体为空');
+  if (!contentType.toLowerCase().startsWith('multipart/form-data')) throw bad('请使用 multipart/form-data 上传文件');
+  let form: FormData;
+  try {
+    form = await new UndiciResponse(raw, { headers: { 'content-type': contentType } }).formData();
+  } catch {
+    throw bad('无法解析 multipart 请求体');
+  }
+  if (!form.get('file')) throw bad('缺少必填字段 file');
+  const model = String(form.get('model') ?? '').trim() || DEFAULT_MODEL[mode] || '';
+  return { format: 'openai', mode, model, stream: false, form, clientWantsStreamUsage: false, maxTokens: 0 };
+}
+
+const TEXT_CHARS_PER_TOKEN = 3;
+const IMAGE_TOKENS = 765;
+
+function textLength(v: unknown): number {
+  if (typeof v === 'string') return v.length;
+  if (Array.isArray(v)) {
+    let n = 0;
+    for (const part of v) {
+      if (typeof part === 'string') n += part.length;
+      else if (part && typeof part === 'object') {
+        const p = part as { type?: unknown; text?: unknown };
+        if (typeof p.text === 'string') n += p.text.length;
+        else if (p.type === 'image_url') n += IMAGE_TOKENS * TEXT_CHARS_PER_TOKEN;
+      }
+    }
+    return n;
+  }
+  return 0;
+}
+
+/**
+ * A cheap upper-side estimate of prompt tokens for the reservation (no tokenizer on the hot path): characters / 3,
+ * a flat amount per image. The charge itself uses the upstream's usage or an exact count.
+ */
+export function estimatePromptTokens(call: ClientCall): number {
+  const b = call.json;
+  if (!b) return 0;
+  let chars = 0;
+  switch (call.mode) {
+    case 'chat':
+      for (const m of (b.messages as Array<{ content?: unknown }>) ?? []) chars += textLength(m?.content) + 12;
+      if (Array.isArray(b.tools)) chars += JSON.stringify(b.tools).length;
+      break;
+    case 'completions':
+      chars = textLength(b.prompt);
+      break;
+    case 'embeddings':
+    case 'moderations':
+      chars = textLength(b.input);
+      break;
+    case 'rerank':
+      chars = textLength(b.query) + textLength(b.documents);
+      break;
+    case 'speech':
+      return typeof b.input === 'string' ? b.input.length : 0;
+    default:
+      return 0;
+  }
+  return Math.ceil(chars / TEXT_CHARS_PER_TOKEN);
+}

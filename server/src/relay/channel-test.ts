@@ -1,0 +1,59 @@
+import type { RoutedChannel } from '../cache/routing.js';
+import type { AppContext } from '../context.js';
+import { parseOpenAIError } from './formats/openai/errors.js';
+import { providerFor } from './providers/index.js';
+import type { ClientCall } from './types.js';
+
+export interface ChannelTestResult {
+  success: boolean;
+  message: string;
+  timeMs: number;
+}
+
+const EMBEDDING_MODEL = /embed|bge-|m3e/i;
+
+/** The smallest real call a model answers: a two-letter chat, or an embedding of two words. */
+function testCall(model: string): ClientCall {
+  const json: Record<string, unknown> = EMBEDDING_MODEL.test(model)
+    ? { model, input: 'hello world' }
+    : /^o\d/.test(model)
+      ? { model, messages: [{ role: 'user', content: 'hi' }], max_completion_tokens: 10 }
+      : { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: model.startsWith('gemini') ? 300 : 10 };
+  return {
+    format: 'openai',
+    mode: EMBEDDING_MODEL.test(model) ? 'embeddings' : 'chat',
+    model,
+    stream: false,
+    json,
+    clientWantsStreamUsage: false,
+    maxTokens: 10,
+  };
+}
+
+/** Sends one test call through the channel's provider and times it. Never charges anyone. */
+export async function testChannel(ctx: AppContext, channel: RoutedChannel, model: string): Promise<ChannelTestResult> {
+  const call = testCall(model);
+  const upstreamModel = channel.modelMapping[model] || model;
+  const provider = providerFor(channel.type);
+  if (!provider.supports(call.mode)) return { success: false, message: '该渠道不支持测试此模型', timeMs: 0 };
+  const req = provider.build({ call, channel, upstreamModel, key: channel.key.trim() });
+  const started = Date.now();
+  const timeout = AbortSignal.timeout(60_000);
+  try {
+    const res = await ctx.relay.upstream.send(req, timeout);
+    const text = await res.body.text();
+    const timeMs = Date.now() - started;
+    if (res.statusCode < 200 || res.statusCode >= 300) {
+      return { success: false, message: parseOpenAIError(res.statusCode, text).message, timeMs };
+    }
+    try {
+      JSON.parse(text);
+    } catch {
+      return { success: false, message: '上游返回的不是合法的 JSON', timeMs };
+    }
+    return { success: true, message: '', timeMs };
+  } catch (err) {
+    const timedOut = (err as Error).name === 'TimeoutError';
+    return { success: false, message: timedOut ? '测试超时' : '请求上游地址失败', timeMs: Date.now() - started };
+  }
+}

@@ -1,0 +1,205 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Dispatcher } from 'undici';
+import { LOG_TYPE } from '@switchyard/shared';
+import type { RoutedChannel } from '../cache/routing.js';
+import type { AppContext } from '../context.js';
+import type { NewLog } from '../db/schema.js';
+import { reserveQuota, type Reservation } from '../store/quota.js';
+import type { Caller } from './auth.js';
+import { checkModelAllowed } from './auth.js';
+import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLogFields, pricingLogText, scaledPricing, type Pricing } from './billing.js';
+import { estimatePromptTokens } from './calls.js';
+import { chooseChannel, shouldRetry } from './distributor.js';
+import { RelayError, unreachableUpstream, upstreamError } from './errors.js';
+import { parseOpenAIError } from './formats/openai/errors.js';
+import { reportChannelFailure } from './health.js';
+import { providerFor } from './providers/index.js';
+import { deliverBinary, deliverJson, deliverStream, type Delivery } from './respond.js';
+import type { ClientCall } from './types.js';
+
+/*
+ * One relay call: price it, reserve its estimate, try channels until one answers (retrying only before any byte
+ * reached the client), deliver the answer while metering it, then settle the real cost and log it.
+ */
+
+export interface RelayInput {
+  call: ClientCall;
+  caller: Caller;
+  /** The playground charges the user only and logs the token name playground-<group>. */
+  playground: boolean;
+  request: FastifyRequest;
+  reply: FastifyReply;
+}
+
+const RATE_LIMITED_MESSAGE = '当前分组上游负载已饱和，请稍后再试';
+
+function noChannel(group: string, model: string): RelayError {
+  return new RelayError(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, 'model_not_found');
+}
+
+/** status_code_mapping: {"400": "500"} turns an upstream 400 into a 500 before the retry decision. */
+function mapStatus(channel: RoutedChannel, status: number): number {
+  const mapped = channel.statusCodeMapping[String(status)];
+  const n = mapped === undefined ? NaN : Number(mapped);
+  return Number.isInteger(n) && n >= 100 && n <= 599 ? n : status;
+}
+
+function pinnedChannel(ctx: AppContext, id: number): RoutedChannel {
+  const channel = ctx.routing.channel(id);
+  if (!channel) throw new RelayError(400, `渠道 #${id} 不存在`, 'channel_not_found');
+  if (channel.status !== 1) throw new RelayError(403, `渠道 #${id} 已被禁用`, 'channel_disabled');
+  return channel;
+}
+
+async function reserve(ctx: AppContext, reservation: Reservation): Promise<void> {
+  const outcome = await reserveQuota(ctx.db.kysely, reservation);
+  if (outcome === 'user_short') throw new RelayError(403, '用户额度不足', 'insufficient_user_quota', 'insufficient_quota');
+  if (outcome === 'token_short') throw new RelayError(403, '令牌额度不足', 'insufficient_token_quota', 'insufficient_quota');
+}
+
+function pricingOf(ctx: AppContext, call: ClientCall, group: string): Pricing {
+  const base = pricingFor(ctx.options, call.model, group);
+  return call.mode === 'images' && call.json ? scaledPricing(base, imagePriceFactor(call.model, call.json)) : base;
+}
+
+export async function relayCall(ctx: AppContext, input: RelayInput): Promise<void> {
+  const { call, caller, reply } = input;
+  const startedAt = Date.now();
+  checkModelAllowed(caller.token, call.model);
+  const pinned = caller.pinnedChannelId !== null ? pinnedChannel(ctx, caller.pinnedChannelId) : null;
+  const tiers = pinned ? [[pinned]] : ctx.routing.tiers(caller.group, call.model);
+  if (tiers.length === 0) throw noChannel(caller.group, call.model);
+  const pricing = pricingOf(ctx, call, caller.group);
+
+  const reservation: Reservation = {
+    userId: caller.user.id,
+    tokenId: caller.token?.id ?? 0,
+    tokenUnlimited: !caller.token || Boolean(caller.token.unlimited_quota),
+    amount: estimateOf(pricing, estimatePromptTokens(call), call.maxTokens, ctx.options.get('PreConsumedQuota')),
+  };
+  await reserve(ctx, reservation);
+
+  const abort = new AbortController();
+  let clientGone = false;
+  const onClose = () => {
+    if (!reply.raw.writableFinished) {
+      clientGone = true;
+      abort.abort();
+    }
+  };
+  reply.raw.on('close', onClose);
+
+  const chain: number[] = [];
+  const tried = new Set<number>();
+  const attempts = pinned ? 1 : Math.max(0, ctx.options.get('RetryTimes')) + 1;
+  let lastError: RelayError | null = null;
+  try {
+    for (let attempt = 0; attempt < attempts && !clientGone; attempt++) {
+      const channel = pinned ?? chooseChannel(tiers, tried);
+      if (!channel) break;
+      tried.add(channel.id);
+      chain.push(channel.id);
+      const provider = providerFor(channel.type);
+      if (!provider.supports(call.mode)) {
+        lastError = new RelayError(400, `渠道不支持此接口`, 'unsupported_mode');
+        continue;
+      }
+      const upstreamModel = channel.modelMapping[call.model] || call.model;
+      const req = provider.build({ call, channel, upstreamModel, key: channel.key.trim() });
+      let res: Dispatcher.ResponseData;
+      try {
+        res = await ctx.relay.upstream.send(req, abort.signal);
+      } catch {
+        if (clientGone) break;
+        lastError = unreachableUpstream();
+        void reportChannelFailure(ctx, channel, { status: 0, code: '', type: '', message: '' });
+        continue;
+      }
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        const text = await res.body.text().catch(() => '');
+        const parsed = parseOpenAIError(res.statusCode, text);
+        const status = mapStatus(channel, res.statusCode);
+        lastError = upstreamError(status, parsed.message, parsed.code || `upstream_${res.statusCode}`, parsed.type);
+        void reportChannelFailure(ctx, channel, { status: res.statusCode, ...parsed });
+        if (!shouldRetry(status)) break;
+        continue;
+      }
+      const delivery = await deliver(call, res, reply, () => clientGone);
+      settle(ctx, input, { pricing, reservation, channel, chain, delivery, startedAt, upstreamModel });
+      return;
+    }
+  } catch (err) {
+    refund(ctx, reservation);
+    throw err;
+  } finally {
+    reply.raw.off('close', onClose);
+  }
+  refund(ctx, reservation);
+  if (clientGone) return;
+  if (!lastError) throw noChannel(caller.group, call.model);
+  if (lastError.status === 429) throw upstreamError(429, RATE_LIMITED_MESSAGE, lastError.code ?? 'rate_limited', lastError.type);
+  throw lastError;
+}
+
+function deliver(call: ClientCall, res: Dispatcher.ResponseData, reply: FastifyReply, clientGone: () => boolean): Promise<Delivery> {
+  if (call.stream) return deliverStream(call, res, reply, clientGone);
+  if (call.mode === 'speech') return deliverBinary(call, res, reply, clientGone);
+  return deliverJson(call, res, reply);
+}
+
+function refund(ctx: AppContext, reservation: Reservation): void {
+  if (reservation.amount <= 0) return;
+  ctx.relay.settler.add({ reservation, cost: 0, channelId: 0, countsAsRequest: false, log: null });
+}
+
+interface Outcome {
+  pricing: Pricing;
+  reservation: Reservation;
+  channel: RoutedChannel;
+  chain: number[];
+  delivery: Delivery;
+  startedAt: number;
+  upstreamModel: string;
+}
+
+function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
+  const { call, caller, request } = input;
+  const { usage } = o.delivery;
+  const nothing = usage.promptTokens + usage.completionTokens === 0 && o.pricing.kind === 'ratio';
+  const cost = nothing ? 0 : costOf(o.pricing, usage);
+  const tokenName = input.playground ? `playground-${caller.group}` : (caller.token?.name ?? '');
+  const other: Record<string, unknown> = {
+    ...pricingLogFields(o.pricing),
+    frt: o.delivery.firstTokenAt ? o.delivery.firstTokenAt - o.startedAt : -1,
+    admin_info: { use_channel: o.chain },
+  };
+  if (usage.cachedTokens) other.cache_tokens = usage.cachedTokens;
+  if (o.upstreamModel !== call.model) {
+    other.is_model_mapped = true;
+    other.upstream_model_name = o.upstreamModel;
+  }
+  const notes = [pricingLogText(o.pricing), o.delivery.note, nothing ? '（可能是上游超时）' : ''].filter(Boolean);
+  const log: NewLog | null = ctx.options.get('LogConsumeEnabled')
+    ? {
+        user_id: caller.user.id,
+        created_at: Math.floor(Date.now() / 1000),
+        type: LOG_TYPE.CONSUME,
+        content: notes.join('，'),
+        username: caller.user.username,
+        token_name: tokenName,
+        model_name: call.model,
+        quota: cost,
+        prompt_tokens: usage.promptTokens,
+        completion_tokens: usage.completionTokens,
+        use_time: Math.round((Date.now() - o.startedAt) / 1000),
+        is_stream: call.stream ? 1 : 0,
+        channel_id: o.channel.id,
+        token_id: caller.token?.id ?? 0,
+        group: caller.group,
+        ip: request.ip,
+        other: JSON.stringify(other),
+      }
+    : null;
+  ctx.relay.settler.add({ reservation: o.reservation, cost, channelId: o.channel.id, countsAsRequest: true, log });
+  if (caller.token) ctx.authCache.noteCharge(caller.token.key, caller.user.id, cost);
+}

@@ -1,0 +1,21 @@
+import type { UpstreamCall } from '../types.js';
+
+/**
+ * The JSON body for an OpenAI-format upstream: the client's bytes untouched when nothing needs to change, else the
+ * parsed body with the mapped model, forced stream usage and the channel's parameter overrides.
+ */
+export function jsonBody(up: UpstreamCall): Buffer | string {
+  const { call, channel } = up;
+  const json = call.json ?? {};
+  const remapModel = up.upstreamModel !== call.model;
+  const forceUsage = call.stream && call.mode === 'chat' && !call.clientWantsStreamUsage;
+  const overrides = Object.keys(channel.paramOverride).length > 0;
+  if (!remapModel && !forceUsage && !overrides && call.raw) return call.raw;
+  const out: Record<string, unknown> = { ...json, model: up.upstreamModel };
+  if (forceUsage) {
+    const existing = typeof json.stream_options === 'object' && json.stream_options !== null ? json.stream_options : {};
+    out.stream_options = { ...existing, include_usage: true };
+  }
+  if (overrides) Object.assign(out, channel.paramOverride);
+  return JSON.stringify(out);
+}

@@ -1,0 +1,55 @@
+import type { Mode, Provider, UpstreamCall, UpstreamRequest } from '../../types.js';
+import { resolveBaseUrl } from '../base-url.js';
+import { jsonBody } from '../body.js';
+
+/** Path of each call on an OpenAI-compatible server. */
+export const OPENAI_PATHS: Record<Mode, string> = {
+  chat: '/v1/chat/completions',
+  completions: '/v1/completions',
+  embeddings: '/v1/embeddings',
+  moderations: '/v1/moderations',
+  images: '/v1/images/generations',
+  speech: '/v1/audio/speech',
+  transcriptions: '/v1/audio/transcriptions',
+  translations: '/v1/audio/translations',
+  rerank: '/v1/rerank',
+};
+
+/** Channel types that speak OpenAI's wire format at OpenAI's paths. */
+const TYPES = [1, 4, 8, 19, 22, 25, 31, 40] as const;
+
+/**
+ * A base URL that already ends in a version segment (…/v1, …/api/v3, …/openapi/v1) is used as the prefix of the
+ * call's path without repeating /v1; a custom channel's URL may name the model with {model}.
+ */
+export function openAIUrl(base: string, mode: Mode, model: string): string {
+  if (base.includes('{model}')) return base.replaceAll('{model}', encodeURIComponent(model));
+  const path = OPENAI_PATHS[mode];
+  if (/\/v\d+$/.test(base)) return base + path.slice(3);
+  return base + path;
+}
+
+export function openAIRequest(up: UpstreamCall, url: string, auth: Record<string, string>): UpstreamRequest {
+  const headers: Record<string, string> = { ...auth };
+  let body: UpstreamRequest['body'];
+  if (up.call.form) {
+    body = up.call.form;
+  } else {
+    body = jsonBody(up);
+    headers['content-type'] = 'application/json';
+  }
+  if (up.call.stream) headers.accept = 'text/event-stream';
+  return { url, method: 'POST', headers, body };
+}
+
+export const openAIProvider: Provider = {
+  name: 'openai',
+  types: TYPES,
+  native: ['openai'],
+  supports: () => true,
+  build(up) {
+    const auth: Record<string, string> = { authorization: `Bearer ${up.key}` };
+    if (up.channel.organization) auth['openai-organization'] = up.channel.organization;
+    return openAIRequest(up, openAIUrl(resolveBaseUrl(up.channel), up.call.mode, up.upstreamModel), auth);
+  },
+};

@@ -1,0 +1,147 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toFile } from 'openai';
+import { testDatabases } from '../test/databases.js';
+import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { DEFAULT_CHUNKS, MOCK_USAGE, startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
+
+/* The official openai SDK against Switchyard, relaying to a local server that speaks OpenAI's wire format. */
+
+const MODELS = 'gpt-4o,gpt-4o-mini,gpt-3.5-turbo-instruct,text-embedding-3-small,text-moderation-stable,dall-e-3,tts-1,whisper-1,bge-reranker-v2-m3';
+
+describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
+  let f: RelayFixture;
+  let mock: MockOpenAI;
+  let key: string;
+
+  beforeAll(async () => {
+    mock = await startMockOpenAI();
+    f = await startRelay(database);
+    await f.setOption('ModelRatio', JSON.stringify({ 'gpt-4o': 1.25, 'gpt-4o-mini': 0.075, 'gpt-3.5-turbo-instruct': 0.75, 'text-embedding-3-small': 0.01, 'text-moderation-stable': 0.1, 'tts-1': 7.5, 'whisper-1': 15, 'bge-reranker-v2-m3': 0.1 }));
+    await f.channel({ base_url: mock.url, key: mock.key, models: MODELS });
+    key = (await f.token()).key;
+  });
+  afterAll(async () => {
+    await f.close();
+    await mock.close();
+  });
+
+  it('relays a chat completion and bills it by the upstream usage', async () => {
+    await f.flush();
+    const before = await quotaOf(f);
+    const res = await f.client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    expect(res.choices[0].message.content).toBe(DEFAULT_CHUNKS.join(''));
+    expect(res.usage?.prompt_tokens).toBe(MOCK_USAGE.prompt_tokens);
+    await f.flush();
+    const expected = Math.round((11 + 7 * 4) * 1.25);
+    expect(before - (await quotaOf(f))).toBe(expected);
+    const log = await lastLog(f);
+    expect(log).toMatchObject({ model_name: 'gpt-4o', quota: expected, prompt_tokens: 11, completion_tokens: 7, is_stream: 0, type: 2 });
+    expect(JSON.parse(log.other)).toMatchObject({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, admin_info: { use_channel: [expect.any(Number)] } });
+  });
+
+  it('streams a chat completion, asking the upstream for usage without passing it to a client that did not ask', async () => {
+    const stream = await f.client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }], stream: true });
+    let text = '';
+    let sawUsage = false;
+    for await (const chunk of stream) {
+      text += chunk.choices[0]?.delta?.content ?? '';
+      if (chunk.usage) sawUsage = true;
+    }
+    expect(text).toBe(DEFAULT_CHUNKS.join(''));
+    expect(sawUsage).toBe(false);
+    expect((mock.requests.at(-1)!.json!.stream_options as { include_usage: boolean }).include_usage).toBe(true);
+    await f.flush();
+    expect(await lastLog(f)).toMatchObject({ quota: Math.round((11 + 7 * 4) * 1.25), is_stream: 1, completion_tokens: 7 });
+  });
+
+  it('passes the usage chunk through to a client that asked for it', async () => {
+    const stream = await f.client(key).chat.completions.create({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+    let usage = null;
+    for await (const chunk of stream) if (chunk.usage) usage = chunk.usage;
+    expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 7 });
+  });
+
+  it('counts tokens itself when the upstream reports no usage', async () => {
+    mock.queue.push({ omitUsage: true });
+    await f.client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello there' }] });
+    await f.flush();
+    const log = await lastLog(f);
+    expect(log.completion_tokens).toBeGreaterThan(3);
+    expect(log.prompt_tokens).toBeGreaterThan(3);
+    expect(log.content).toContain('本地计算');
+  });
+
+  it('relays legacy completions', async () => {
+    const res = await f.client(key).completions.create({ model: 'gpt-3.5-turbo-instruct', prompt: 'say hi' });
+    expect(res.choices[0].text).toBe(DEFAULT_CHUNKS.join(''));
+  });
+
+  it('relays embeddings', async () => {
+    const res = await f.client(key).embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'float' });
+    expect(res.data).toHaveLength(2);
+    expect(res.data[0].embedding).toEqual([0.1, -0.2, 0.3]);
+  });
+
+  it('relays moderations', async () => {
+    const res = await f.client(key).moderations.create({ input: 'hello' });
+    expect(res.results[0].flagged).toBe(false);
+  });
+
+  it('relays image generation and bills it per image at the fixed price', async () => {
+    await f.flush();
+    const before = await quotaOf(f);
+    const res = await f.client(key).images.generate({ model: 'dall-e-3', prompt: 'a cat', n: 1, size: '1024x1024' });
+    expect(res.data?.[0].url).toContain('mock.png');
+    await f.flush();
+    expect(before - (await quotaOf(f))).toBe(0.04 * 500000);
+  });
+
+  it('relays speech as audio bytes', async () => {
+    const res = await f.client(key).audio.speech.create({ model: 'tts-1', input: 'hello world', voice: 'alloy' });
+    expect(Buffer.from(await res.arrayBuffer()).toString()).toBe('ID3mock-mp3-bytes');
+    expect(res.headers.get('content-type')).toBe('audio/mpeg');
+  });
+
+  it('relays a multipart transcription', async () => {
+    const file = await toFile(Buffer.from('RIFF....WAVEfmt fake audio'), 'a.wav', { type: 'audio/wav' });
+    const res = await f.client(key).audio.transcriptions.create({ model: 'whisper-1', file });
+    expect(res.text).toBe('hello from the mock transcription');
+    const sent = mock.requests.at(-1)!;
+    expect(sent.path).toBe('/v1/audio/transcriptions');
+    expect(sent.body.toString('latin1')).toContain('fake audio');
+  });
+
+  it('relays rerank', async () => {
+    const res = await fetch(`${f.baseUrl}/v1/rerank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'bge-reranker-v2-m3', query: 'q', documents: ['a', 'b'] }),
+    });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { results: unknown[] }).results).toHaveLength(2);
+  });
+
+  it('lists the models the token may use', async () => {
+    const page = await f.client(key).models.list();
+    const ids = page.data.map((m) => m.id);
+    expect(ids).toContain('gpt-4o');
+    expect(ids).toContain('whisper-1');
+    const one = await f.client(key).models.retrieve('gpt-4o');
+    expect(one.id).toBe('gpt-4o');
+    await expect(f.client(key).models.retrieve('no-such-model')).rejects.toMatchObject({ status: 404 });
+  });
+});
+
+async function quotaOf(f: RelayFixture): Promise<number> {
+  const row = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
+  return row.quota;
+}
+
+async function lastLog(f: RelayFixture) {
+  return f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+}

@@ -1,0 +1,117 @@
+import { sql, type Kysely, type Transaction } from 'kysely';
+import type { Database, NewLog } from '../db/schema.js';
+
+/*
+ * Every change of a balance made by the relay goes through here: conditional updates inside transactions that
+ * report whether they happened. Integers only.
+ */
+
+type Db = Kysely<Database> | Transaction<Database>;
+
+export interface Reservation {
+  userId: number;
+  /** 0 for calls that charge the user only (playground). */
+  tokenId: number;
+  tokenUnlimited: boolean;
+  amount: number;
+}
+
+export type ReserveOutcome = 'ok' | 'user_short' | 'token_short';
+
+/** Takes `amount` from the user and (unless unlimited or absent) the token, both or neither. */
+export async function reserveQuota(db: Kysely<Database>, r: Reservation): Promise<ReserveOutcome> {
+  if (r.amount <= 0) return 'ok';
+  return db.transaction().execute(async (trx) => {
+    const user = await trx
+      .updateTable('users')
+      .set({ quota: sql`quota - ${r.amount}` })
+      .where('id', '=', r.userId)
+      .where('quota', '>=', r.amount)
+      .executeTakeFirst();
+    if (Number(user.numUpdatedRows) !== 1) return 'user_short';
+    if (r.tokenId > 0 && !r.tokenUnlimited) {
+      const token = await trx
+        .updateTable('tokens')
+        .set({ remain_quota: sql`remain_quota - ${r.amount}` })
+        .where('id', '=', r.tokenId)
+        .where('remain_quota', '>=', r.amount)
+        .executeTakeFirst();
+      if (Number(token.numUpdatedRows) !== 1) {
+        // Undo the user's part inside the same transaction: rolling back by hand keeps one code path for all dialects.
+        await trx.updateTable('users').set({ quota: sql`quota + ${r.amount}` }).where('id', '=', r.userId).execute();
+        return 'token_short';
+      }
+    }
+    return 'ok';
+  });
+}
+
+/** The final account of one call: what was reserved, what it cost, and its log row. */
+export interface Settlement {
+  reservation: Reservation;
+  cost: number;
+  channelId: number;
+  /** Counts toward request_count (false for refunds of calls that never reached an upstream). */
+  countsAsRequest: boolean;
+  log: NewLog | null;
+}
+
+/**
+ * Applies settlements in one transaction: the difference between cost and reservation moves the balances, used
+ * quota and request counts grow, channels' used quota grows, and each call's consume log is written with it —
+ * so the logs always add up to the balances.
+ */
+export async function applySettlements(db: Kysely<Database>, batch: Settlement[]): Promise<void> {
+  if (batch.length === 0) return;
+  const users = new Map<number, { delta: number; used: number; requests: number }>();
+  const tokens = new Map<number, { delta: number; used: number; unlimited: boolean }>();
+  const channels = new Map<number, number>();
+  for (const s of batch) {
+    const r = s.reservation;
+    const delta = s.cost - r.amount;
+    const u = users.get(r.userId) ?? { delta: 0, used: 0, requests: 0 };
+    u.delta += delta;
+    u.used += s.cost;
+    u.requests += s.countsAsRequest ? 1 : 0;
+    users.set(r.userId, u);
+    if (r.tokenId > 0) {
+      const t = tokens.get(r.tokenId) ?? { delta: 0, used: 0, unlimited: r.tokenUnlimited };
+      t.delta += r.tokenUnlimited ? 0 : delta;
+      t.used += s.cost;
+      tokens.set(r.tokenId, t);
+    }
+    if (s.channelId > 0 && s.cost > 0) channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.cost);
+  }
+  await db.transaction().execute(async (trx) => {
+    for (const [id, u] of users) {
+      if (u.delta === 0 && u.used === 0 && u.requests === 0) continue;
+      await trx
+        .updateTable('users')
+        .set({
+          quota: sql`quota - ${u.delta}`,
+          used_quota: sql`used_quota + ${u.used}`,
+          request_count: sql`request_count + ${u.requests}`,
+        })
+        .where('id', '=', id)
+        .execute();
+    }
+    for (const [id, t] of tokens) {
+      if (t.delta === 0 && t.used === 0) continue;
+      await trx
+        .updateTable('tokens')
+        .set({ remain_quota: sql`remain_quota - ${t.delta}`, used_quota: sql`used_quota + ${t.used}` })
+        .where('id', '=', id)
+        .execute();
+    }
+    for (const [id, used] of channels) {
+      await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${used}` }).where('id', '=', id).execute();
+    }
+    const logs = batch.map((s) => s.log).filter((l): l is NewLog => l !== null);
+    for (let i = 0; i < logs.length; i += 100) await trx.insertInto('logs').values(logs.slice(i, i + 100)).execute();
+  });
+}
+
+export async function userQuota(db: Db, id: number): Promise<number> {
+  const row = await db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirst();
+  return row?.quota ?? 0;
+}

@@ -19,17 +19,25 @@ export function pickWeighted(channels: readonly RoutedChannel[], random: () => n
   return channels[channels.length - 1];
 }
 
-/** The next channel for this request, or undefined when every candidate has been tried. */
+/**
+ * The next channel for this request, or undefined when every candidate has been tried. Channels resting after
+ * repeated failures (`resting`) are passed over while any other candidate remains.
+ */
 export function chooseChannel(
   tiers: readonly (readonly RoutedChannel[])[],
   tried: ReadonlySet<number>,
   random: () => number = Math.random,
+  resting: (id: number) => boolean = () => false,
 ): RoutedChannel | undefined {
+  let fallback: RoutedChannel | undefined;
   for (const tier of tiers) {
-    const open = tried.size === 0 ? tier : tier.filter((c) => !tried.has(c.id));
-    if (open.length > 0) return pickWeighted(open, random);
+    const untried = tried.size === 0 ? tier : tier.filter((c) => !tried.has(c.id));
+    if (untried.length === 0) continue;
+    const awake = untried.filter((c) => !resting(c.id));
+    if (awake.length > 0) return pickWeighted(awake, random);
+    fallback ??= pickWeighted(untried, random);
   }
-  return undefined;
+  return fallback;
 }
 
 /**

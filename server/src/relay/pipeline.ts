@@ -92,10 +92,11 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   const chain: number[] = [];
   const tried = new Set<number>();
   const attempts = pinned ? 1 : Math.max(0, ctx.options.get('RetryTimes')) + 1;
+  const { breaker } = ctx.relay;
   let lastError: RelayError | null = null;
   try {
     for (let attempt = 0; attempt < attempts && !clientGone; attempt++) {
-      const channel = pinned ?? chooseChannel(tiers, tried);
+      const channel = pinned ?? chooseChannel(tiers, tried, Math.random, (id) => breaker.isOpen(id));
       if (!channel) break;
       tried.add(channel.id);
       chain.push(channel.id);
@@ -112,6 +113,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       } catch {
         if (clientGone) break;
         lastError = unreachableUpstream();
+        breaker.failure(channel.id);
         void reportChannelFailure(ctx, channel, { status: 0, code: '', type: '', message: '' });
         continue;
       }
@@ -120,10 +122,12 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         const parsed = parseOpenAIError(res.statusCode, text);
         const status = mapStatus(channel, res.statusCode);
         lastError = upstreamError(status, parsed.message, parsed.code || `upstream_${res.statusCode}`, parsed.type);
+        if (shouldRetry(status)) breaker.failure(channel.id);
         void reportChannelFailure(ctx, channel, { status: res.statusCode, ...parsed });
         if (!shouldRetry(status)) break;
         continue;
       }
+      breaker.success(channel.id);
       const delivery = await deliver(call, res, reply, () => clientGone);
       settle(ctx, input, { pricing, reservation, channel, chain, delivery, startedAt, upstreamModel });
       return;

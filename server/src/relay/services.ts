@@ -2,12 +2,14 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
+import { ChannelBreaker } from './breaker.js';
 import { Settler } from './settler.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream.js';
 
 export interface RelayServices {
   upstream: UpstreamClient;
   settler: Settler;
+  breaker: ChannelBreaker;
   close(): Promise<void>;
 }
 
@@ -17,6 +19,7 @@ export function createRelayServices(config: Config, db: Kysely<Database>, log: F
   return {
     upstream,
     settler,
+    breaker: new ChannelBreaker(),
     async close() {
       await settler.close();
       await upstream.close();

@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest';
+import { OpenAIStreamMeter } from './stream.js';
+
+const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+const delta = (content: string) => event({ choices: [{ index: 0, delta: { content } }] });
+const usage = event({ choices: [], usage: { prompt_tokens: 5, completion_tokens: 3, total_tokens: 8 } });
+
+describe('OpenAI stream meter', () => {
+  it('forwards whole events byte for byte, even when they arrive split across chunks', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', false);
+    const all = delta('Hel') + delta('lo') + 'data: [DONE]\n\n';
+    let out = '';
+    for (let i = 0; i < all.length; i += 7) out += meter.push(Buffer.from(all.slice(i, i + 7)));
+    out += meter.finish();
+    expect(out).toBe(all);
+    expect(meter.sawDone).toBe(true);
+  });
+
+  it('keeps multi-byte characters whole across chunk boundaries', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', false);
+    const bytes = Buffer.from(delta('你好世界'));
+    const out = meter.push(bytes.subarray(0, 25)) + meter.push(bytes.subarray(25));
+    expect(out).toBe(delta('你好世界'));
+  });
+
+  it('reads usage and holds back the usage-only chunk a client did not ask for', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', true);
+    const out = meter.push(Buffer.from(delta('Hi') + usage + 'data: [DONE]\n\n'));
+    expect(out).toBe(delta('Hi') + 'data: [DONE]\n\n');
+    expect(meter.usage).toEqual({ promptTokens: 5, completionTokens: 3, cachedTokens: 0 });
+    expect(meter.completionTokens()).toBe(3);
+  });
+
+  it('counts what was generated when usage never comes', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', true);
+    meter.push(Buffer.from(delta('Hello') + delta(' world')));
+    expect(meter.usage).toBeNull();
+    expect(meter.completionTokens()).toBe(2);
+    expect(meter.firstTokenAt).toBeGreaterThan(0);
+  });
+
+  it('counts tool-call arguments plus a flat amount per call', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', true);
+    meter.push(Buffer.from(event({ choices: [{ delta: { tool_calls: [{ index: 0, id: 'call_1', function: { name: 'get_weather', arguments: '' } }] } }] })));
+    meter.push(Buffer.from(event({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] } }] })));
+    expect(meter.completionTokens()).toBeGreaterThan(7);
+  });
+});

@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test/databases.js';
+import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
+
+/* Channel tests against a real upstream, auto-enable, the playground, and settlement on shutdown. */
+
+const [sqlite] = testDatabases();
+
+describe('channel health, playground and shutdown', () => {
+  let f: RelayFixture;
+  let mock: MockOpenAI;
+
+  beforeAll(async () => {
+    mock = await startMockOpenAI();
+    f = await startRelay(sqlite);
+  });
+  afterAll(async () => {
+    await f.close();
+    await mock.close();
+  });
+
+  const status = async (id: number) =>
+    (await f.t.app.ctx.db.kysely.selectFrom('channels').select(['status', 'response_time']).where('id', '=', id).executeTakeFirstOrThrow());
+
+  it('tests a channel through its provider and records the response time', async () => {
+    mock.queue.push({ delayMs: 30 });
+    const id = await f.channel({ base_url: mock.url, key: mock.key, models: 'gpt-4o-mini', name: 'tested' });
+    const res = await f.t.call(f.root, { method: 'GET', url: `/api/channel/test/${id}?model=gpt-4o-mini` });
+    expect(res.json()).toMatchObject({ success: true });
+    expect(res.json().time).toBeGreaterThanOrEqual(0.03);
+    expect((await status(id)).response_time).toBeGreaterThanOrEqual(30);
+    const sent = mock.requests.at(-1)!;
+    expect(sent.json).toMatchObject({ model: 'gpt-4o-mini', max_tokens: 10 });
+  });
+
+  it('re-enables an auto-disabled channel that passes the all-channel test', async () => {
+    await f.setOption('AutomaticEnableChannelEnabled', 'true');
+    const id = await f.channel({ base_url: mock.url, key: mock.key, models: 'gpt-4o-mini', name: 'revived' });
+    await f.t.app.ctx.db.kysely.updateTable('channels').set({ status: 3 }).where('id', '=', id).execute();
+    await f.t.app.ctx.routing.load();
+    const res = await f.t.call(f.root, { method: 'GET', url: '/api/channel/test' });
+    expect(res.json().success).toBe(true);
+    await expect.poll(async () => (await status(id)).status, { timeout: 10_000 }).toBe(1);
+    // ...and routing serves it again.
+    const key = (await f.token()).key;
+    const pinned = await f.client(`${key}-${id}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
+    expect(pinned.choices).toHaveLength(1);
+    await f.setOption('AutomaticEnableChannelEnabled', 'false');
+  });
+
+  it('serves the playground with the console session, charging the user only', async () => {
+    await f.flush();
+    const before = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
+    const res = await fetch(`${f.baseUrl}/pg/chat/completions`, {
+      method: 'POST',
+      headers: { ...f.root.headers, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, group: 'default' }),
+    });
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).toContain('data: [DONE]');
+    await f.flush();
+    const log = await f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(log.token_name).toBe('playground-default');
+    expect(log.token_id).toBe(0);
+    const after = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
+    expect(before.quota - after.quota).toBe(log.quota);
+  });
+
+  it('refuses the playground without a console session', async () => {
+    const res = await fetch(`${f.baseUrl}/pg/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
+    });
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toContain('未登录');
+  });
+});
+
+describe('shutdown', () => {
+  it('writes every settlement and log before the process lets go of the database', async () => {
+    const mock = await startMockOpenAI();
+    const f = await startRelay(sqlite);
+    const db = f.t.app.ctx.db.kysely;
+    try {
+      await f.channel({ base_url: mock.url, key: mock.key, models: 'gpt-4o-mini' });
+      const { key } = await f.token();
+      await Promise.all(Array.from({ length: 20 }, () => f.client(key).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] })));
+      // Close the app (the test database stays open): pending settlements must be written on the way out.
+      expect(f.t.app.ctx.relay.settler.pending).toBeGreaterThan(0);
+      await f.t.app.close();
+      const logs = await db.selectFrom('logs').select('id').where('type', '=', 2).execute();
+      expect(logs).toHaveLength(20);
+    } finally {
+      await f.close();
+      await mock.close();
+    }
+  });
+});

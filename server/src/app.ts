@@ -48,7 +48,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath));
   if (config.nodeType === 'master') await migrateToLatest(db);
-  const bus = opts.bus ?? createBus(config.redisConnString);
+  const bus = opts.bus ?? (await createBus(config.redisConnString));
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
   await options.load();
   const accounts = new AccountState(db.kysely);

@@ -54,23 +54,28 @@ export async function authenticate(app: FastifyInstance, request: FastifyRequest
   return user;
 }
 
-/** Installs the route-level access check: routes declare `config: { access }`, this hook enforces it. */
+/**
+ * Installs the route-level access check: routes declare `config: { access }`, and each guarded route gets this
+ * check as its own preHandler (routes without a level — the relay — pay nothing for it).
+ */
 export function installGuard(app: FastifyInstance): void {
   app.decorateRequest('user', null);
   app.decorate('accessTable', []);
   app.addHook('onRoute', (route) => {
     const url = route.url;
-    if (!url.startsWith('/api/')) return;
     const access = route.config?.access;
-    if (!access) throw new Error(`route ${String(route.method)} ${url} declares no access level`);
-    for (const method of [route.method].flat()) {
-      if (method !== 'HEAD') app.accessTable.push({ method, url, access });
+    if (url.startsWith('/api/')) {
+      if (!access) throw new Error(`route ${String(route.method)} ${url} declares no access level`);
+      for (const method of [route.method].flat()) {
+        if (method !== 'HEAD') app.accessTable.push({ method, url, access });
+      }
     }
-  });
-  app.addHook('preHandler', async (request) => {
-    const access = request.routeOptions.config.access;
     if (!access || access === 'public') return;
-    request.user = await authenticate(app, request, access);
+    const check = async (request: FastifyRequest) => {
+      request.user = await authenticate(app, request, access);
+    };
+    const existing = route.preHandler;
+    route.preHandler = existing ? [check, ...[existing].flat()] : [check];
   });
 }
 

@@ -1,4 +1,4 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 
 /**
  * Cross-node invalidation. Every node keeps its caches in memory; when one node changes shared state it publishes
@@ -34,9 +34,9 @@ export class RedisBus implements Bus {
   private readonly sub: Redis;
   private readonly handlers = new Map<string, Handler[]>();
 
-  constructor(url: string) {
-    this.pub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    this.sub = new Redis(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+  constructor(RedisClient: typeof Redis, url: string) {
+    this.pub = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    this.sub = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
     this.sub.on('message', (channel: string, raw: string) => {
       const topic = channel.slice(CHANNEL_PREFIX.length);
       const sep = raw.indexOf('|');
@@ -69,6 +69,9 @@ export class RedisBus implements Bus {
   }
 }
 
-export function createBus(redisUrl: string): Bus {
-  return redisUrl ? new RedisBus(redisUrl) : new LocalBus();
+/** Redis is only loaded when configured (the client costs memory a single node does not need). */
+export async function createBus(redisUrl: string): Promise<Bus> {
+  if (!redisUrl) return new LocalBus();
+  const { Redis } = await import('ioredis');
+  return new RedisBus(Redis, redisUrl);
 }

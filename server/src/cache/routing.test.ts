@@ -3,7 +3,7 @@ import { testDatabases } from '../test/databases.js';
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { insertChannels, setChannelStatus, updateChannel, type ChannelInput } from '../store/channels.js';
-import { LocalBus, RedisBus } from './bus.js';
+import { createBus, LocalBus, type RedisBus } from './bus.js';
 import { RoutingTable } from './routing.js';
 
 const channel = (fields: Partial<ChannelInput>): ChannelInput => ({
@@ -126,8 +126,8 @@ describe.each(testDatabases())('routing table on $name', (database) => {
 
   it.runIf(!!process.env.SWITCHYARD_TEST_REDIS)('reloads on other nodes through the bus', async () => {
     const url = process.env.SWITCHYARD_TEST_REDIS!;
-    const busA = new RedisBus(url);
-    const busB = new RedisBus(url);
+    const busA = (await createBus(url)) as RedisBus;
+    const busB = (await createBus(url)) as RedisBus;
     try {
       const a = new RoutingTable(db.kysely, busA);
       const b = new RoutingTable(db.kysely, busB);

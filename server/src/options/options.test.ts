@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { LocalBus, RedisBus } from '../cache/bus.js';
+import { createBus, LocalBus, type RedisBus } from '../cache/bus.js';
 import { saveOptionRow } from '../store/options.js';
 import { Options } from './index.js';
 import { parseOption } from './parse.js';
@@ -58,8 +58,8 @@ describe.each(testDatabases())('options store on $name', (database) => {
 
   it.runIf(!!process.env.SWITCHYARD_TEST_REDIS)('propagates a change to another node through Redis', async () => {
     const url = process.env.SWITCHYARD_TEST_REDIS!;
-    const busA = new RedisBus(url);
-    const busB = new RedisBus(url);
+    const busA = (await createBus(url)) as RedisBus;
+    const busB = (await createBus(url)) as RedisBus;
     try {
       const a = new Options(db.kysely, busA);
       const b = new Options(db.kysely, busB);

@@ -57,6 +57,20 @@ async function reserve(ctx: AppContext, reservation: Reservation): Promise<void>
   if (outcome === 'token_short') throw new RelayError(403, '令牌额度不足', 'insufficient_token_quota', 'insufficient_quota');
 }
 
+/**
+ * Balances far above the estimate (100x, for both the user and a limited token) make the reservation pointless:
+ * the call is charged at settlement only, saving a write on the hot path. The balances read here are the cache's
+ * hints; the margin is what keeps a stale hint harmless.
+ */
+const TRUST_MARGIN = 100;
+
+function trusted(caller: Caller, estimate: number): boolean {
+  const floor = estimate * TRUST_MARGIN;
+  if (estimate <= 0 || caller.user.quota <= floor) return false;
+  const token = caller.token;
+  return !token || Boolean(token.unlimited_quota) || token.remain_quota > floor;
+}
+
 function pricingOf(ctx: AppContext, call: ClientCall, group: string): Pricing {
   const base = pricingFor(ctx.options, call.model, group);
   return call.mode === 'images' && call.json ? scaledPricing(base, imagePriceFactor(call.model, call.json)) : base;
@@ -71,11 +85,12 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   if (tiers.length === 0) throw noChannel(caller.group, call.model);
   const pricing = pricingOf(ctx, call, caller.group);
 
+  const estimate = estimateOf(pricing, estimatePromptTokens(call), call.maxTokens, ctx.options.get('PreConsumedQuota'));
   const reservation: Reservation = {
     userId: caller.user.id,
     tokenId: caller.token?.id ?? 0,
     tokenUnlimited: !caller.token || Boolean(caller.token.unlimited_quota),
-    amount: estimateOf(pricing, estimatePromptTokens(call), call.maxTokens, ctx.options.get('PreConsumedQuota')),
+    amount: trusted(caller, estimate) ? 0 : estimate,
   };
   await reserve(ctx, reservation);
 

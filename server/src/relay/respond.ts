@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import type { Dispatcher } from 'undici';
 import type { ClientCall, Usage } from './types.js';
 import { OpenAIStreamMeter } from './formats/openai/stream.js';
-import { completionText, readUsage } from './formats/openai/usage.js';
+import { completionText, usageFromJsonBytes } from './formats/openai/usage.js';
 import { countChatPromptTokens, countInputTokens, countTextTokens } from './tokenizer.js';
 
 /*
@@ -84,11 +84,11 @@ export async function deliverStream(
     for await (const chunk of res.body) {
       if (clientGone()) break;
       const out = meter.push(chunk as Buffer);
-      if (out && !reply.raw.write(out)) await waitDrain(reply);
+      if (out.length > 0 && !reply.raw.write(out)) await waitDrain(reply);
     }
     if (!clientGone()) {
       const rest = meter.finish();
-      if (rest) reply.raw.write(rest);
+      if (rest.length > 0) reply.raw.write(rest);
     }
   } catch {
     // The upstream went away or went silent past STREAMING_TIMEOUT; the client keeps what it got.
@@ -115,15 +115,19 @@ export async function deliverStream(
 export async function deliverJson(call: ClientCall, res: Dispatcher.ResponseData, reply: FastifyReply): Promise<Delivery & { body: Buffer }> {
   const body = Buffer.from(await res.body.arrayBuffer());
   const firstTokenAt = Date.now();
-  let parsed: Record<string, unknown> | null = null;
-  try {
-    parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-  } catch {
-    parsed = null;
-  }
-  let usage = parsed ? readUsage(parsed.usage) : null;
+  reply.hijack();
+  reply.raw.writeHead(res.statusCode, { ...copyHeaders(res), 'content-length': String(body.length) });
+  reply.raw.end(body);
+  // Usage is read after the answer went out: only the usage object is parsed, unless it must be counted here.
+  let usage = usageFromJsonBytes(body);
   let note = '';
   if (!usage) {
+    let parsed: Record<string, unknown> | null = null;
+    try {
+      parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    } catch {
+      parsed = null;
+    }
     const out = parsed ? completionText(parsed) : { text: body.toString('utf8'), toolCalls: 0 };
     usage = {
       promptTokens: countPromptTokens(call),
@@ -132,9 +136,6 @@ export async function deliverJson(call: ClientCall, res: Dispatcher.ResponseData
     };
     note = '上游未返回用量，本地计算';
   }
-  reply.hijack();
-  reply.raw.writeHead(res.statusCode, { ...copyHeaders(res), 'content-length': String(body.length) });
-  reply.raw.end(body);
   return { usage, firstTokenAt, completed: true, note, body };
 }
 

@@ -90,7 +90,7 @@ export function countInputTokens(value: unknown, model: string): number {
 export class IncrementalCounter {
   private pending = '';
   private tokens = 0;
-  private static readonly BATCH = 512;
+  private static readonly BATCH = 4096;
 
   constructor(private readonly model: string) {}
 

@@ -9,24 +9,25 @@ describe('OpenAI stream meter', () => {
   it('forwards whole events byte for byte, even when they arrive split across chunks', () => {
     const meter = new OpenAIStreamMeter('gpt-4o', false);
     const all = delta('Hel') + delta('lo') + 'data: [DONE]\n\n';
-    let out = '';
-    for (let i = 0; i < all.length; i += 7) out += meter.push(Buffer.from(all.slice(i, i + 7)));
-    out += meter.finish();
-    expect(out).toBe(all);
+    const bytes = Buffer.from(all);
+    const out: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += 7) out.push(meter.push(bytes.subarray(i, i + 7)));
+    out.push(meter.finish());
+    expect(Buffer.concat(out).toString()).toBe(all);
     expect(meter.sawDone).toBe(true);
   });
 
   it('keeps multi-byte characters whole across chunk boundaries', () => {
     const meter = new OpenAIStreamMeter('gpt-4o', false);
     const bytes = Buffer.from(delta('你好世界'));
-    const out = meter.push(bytes.subarray(0, 25)) + meter.push(bytes.subarray(25));
-    expect(out).toBe(delta('你好世界'));
+    const out = Buffer.concat([meter.push(bytes.subarray(0, 25)), meter.push(bytes.subarray(25))]);
+    expect(out.toString()).toBe(delta('你好世界'));
   });
 
   it('reads usage and holds back the usage-only chunk a client did not ask for', () => {
     const meter = new OpenAIStreamMeter('gpt-4o', true);
     const out = meter.push(Buffer.from(delta('Hi') + usage + 'data: [DONE]\n\n'));
-    expect(out).toBe(delta('Hi') + 'data: [DONE]\n\n');
+    expect(out.toString()).toBe(delta('Hi') + 'data: [DONE]\n\n');
     expect(meter.usage).toEqual({ promptTokens: 5, completionTokens: 3, cachedTokens: 0 });
     expect(meter.completionTokens()).toBe(3);
   });
@@ -44,5 +45,15 @@ describe('OpenAI stream meter', () => {
     meter.push(Buffer.from(event({ choices: [{ delta: { tool_calls: [{ index: 0, id: 'call_1', function: { name: 'get_weather', arguments: '' } }] } }] })));
     meter.push(Buffer.from(event({ choices: [{ delta: { tool_calls: [{ index: 0, function: { arguments: '{"city":"Paris"}' } }] } }] })));
     expect(meter.completionTokens()).toBeGreaterThan(7);
+  });
+});
+
+describe('usage from JSON bytes', () => {
+  it('parses only the usage object, with nested objects and strings holding braces', async () => {
+    const { usageFromJsonBytes } = await import('./usage.js');
+    const body = Buffer.from(JSON.stringify({ choices: [{ message: { content: 'a "usage": {x} }' } }], usage: { prompt_tokens: 4, completion_tokens: 2, prompt_tokens_details: { cached_tokens: 1 } } }));
+    expect(usageFromJsonBytes(body)).toEqual({ promptTokens: 4, completionTokens: 2, cachedTokens: 1 });
+    expect(usageFromJsonBytes(Buffer.from('{"choices":[]}'))).toBeNull();
+    expect(usageFromJsonBytes(Buffer.from('{"usage": null}'))).toBeNull();
   });
 });

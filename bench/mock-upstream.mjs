@@ -1,0 +1,108 @@
+// A minimal OpenAI chat-completions upstream for benchmarks: as cheap as possible so it is never the bottleneck.
+//   node bench/mock-upstream.mjs [--port 0] [--host 127.0.0.1] [--first-delay-ms 0]
+// Prints one JSON line {"listening": <port>} on stdout once it accepts connections.
+//
+// POST /v1/chat/completions
+//   non-stream: one JSON answer with usage.
+//   stream: SSE, 20 small content chunks, a usage chunk when stream_options.include_usage is true, then [DONE];
+//           written back-to-back (optionally after a fixed delay before the first chunk).
+// Anything else: 404 in OpenAI's error shape. The key is not checked.
+import http from 'node:http';
+import { parseArgs } from 'node:util';
+
+const { values: args } = parseArgs({
+  options: {
+    port: { type: 'string', default: '0' },
+    host: { type: 'string', default: '127.0.0.1' },
+    'first-delay-ms': { type: 'string', default: process.env.MOCK_FIRST_DELAY_MS ?? '0' },
+  },
+});
+const firstDelayMs = Math.max(0, Number(args['first-delay-ms']) || 0);
+
+const CHUNKS = 20;
+const USAGE = { prompt_tokens: 9, completion_tokens: CHUNKS, total_tokens: 9 + CHUNKS };
+const WORDS = ['Hello', ' there', ',', ' this', ' is', ' a', ' small', ' streamed', ' answer', ' from', ' the', ' bench', ' mock', ' upstream', ' that', ' never', ' waits', ' between', ' chunks', '.'];
+
+// Answers depend only on the model name and the stream/usage flags: build them once per model and reuse the bytes.
+const cache = new Map();
+function answersFor(model) {
+  let a = cache.get(model);
+  if (a) return a;
+  const id = 'chatcmpl-bench';
+  const created = Math.floor(Date.now() / 1000);
+  const json = Buffer.from(
+    JSON.stringify({
+      id,
+      object: 'chat.completion',
+      created,
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: WORDS.join(''), refusal: null }, logprobs: null, finish_reason: 'stop' }],
+      usage: USAGE,
+    }),
+  );
+  const events = [];
+  for (let i = 0; i < CHUNKS; i++) {
+    const delta = i === 0 ? { role: 'assistant', content: WORDS[i] } : { content: WORDS[i] };
+    const choice = { index: 0, delta, logprobs: null, finish_reason: i === CHUNKS - 1 ? 'stop' : null };
+    events.push(Buffer.from(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [choice] })}\n\n`));
+  }
+  const usageEvent = Buffer.from(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created, model, choices: [], usage: USAGE })}\n\n`);
+  a = { json, events, usageEvent };
+  if (cache.size < 16) cache.set(model, a);
+  return a;
+}
+const DONE = Buffer.from('data: [DONE]\n\n');
+
+function sendJson(res, status, body) {
+  const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+function stream(res, a, includeUsage) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const e of a.events) res.write(e);
+  if (includeUsage) res.write(a.usageEvent);
+  res.end(DONE);
+}
+
+const server = http.createServer((req, res) => {
+  const parts = [];
+  req.on('data', (c) => parts.push(c));
+  req.on('end', () => {
+    if (req.method !== 'POST' || req.url.split('?')[0] !== '/v1/chat/completions') {
+      sendJson(res, 404, { error: { message: `Invalid URL (${req.method} ${req.url})`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
+      return;
+    }
+    let body;
+    try {
+      body = JSON.parse(Buffer.concat(parts).toString('utf8'));
+    } catch {
+      sendJson(res, 400, { error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } });
+      return;
+    }
+    const a = answersFor(typeof body.model === 'string' ? body.model : 'gpt-4o-mini');
+    if (body.stream === true) {
+      const includeUsage = body.stream_options?.include_usage === true;
+      if (firstDelayMs > 0) setTimeout(() => stream(res, a, includeUsage), firstDelayMs);
+      else stream(res, a, includeUsage);
+    } else {
+      sendJson(res, 200, a.json);
+    }
+  });
+});
+server.keepAliveTimeout = 120_000;
+server.headersTimeout = 130_000;
+server.maxRequestsPerSocket = 0;
+
+server.listen(Number(args.port), args.host, () => {
+  process.stdout.write(JSON.stringify({ listening: server.address().port }) + '\n');
+});
+
+const stop = () => {
+  server.closeAllConnections();
+  server.close(() => process.exit(0));
+  setTimeout(() => process.exit(0), 1000).unref();
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);

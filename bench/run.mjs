@@ -1,0 +1,774 @@
+// Switchyard relay benchmark: one command, from the repository root, after `npm run build`.
+//   node bench/run.mjs            (or: npm run bench)
+// Options:
+//   --quick            shorter runs (3 s measured, 1 s warm-up, smaller counts); results are printed, not written
+//   --only LIST        comma list of targets to run (direct,minimal,switchyard); not written to RESULTS.md
+//   --profile          start Switchyard and the minimal relay with --cpu-prof (profiles in bench/profiles/, summarize
+//                      with `node bench/profile-top.mjs FILE`); not written to RESULTS.md
+//   --modes LIST       nonstream,stream (default both); a single mode is not written to RESULTS.md
+//   --server FILE      another build's main.js to run as Switchyard (A/B experiments); not written to RESULTS.md
+//   --cpu-only         only the CPU-per-request runs (after a warm-up); not written to RESULTS.md
+//   --server-node-options="..."  NODE_OPTIONS for Switchyard only (e.g. =--max-semi-space-size=4); not written
+//   --first-delay-ms N fixed delay of the mock before the first stream chunk (default 0)
+//
+// Starts a mock OpenAI upstream, a minimal Node relay and Switchyard (server/dist/main.js) on 127.0.0.1, sets
+// Switchyard up through its console API, then measures each target for non-stream and stream chat completions:
+// throughput and latency with autocannon at 1 and 50 connections, precise sequential latency and time to first
+// byte with undici, CPU time per request of the process under test (/proc/<pid>/stat), and its peak RSS (VmHWM).
+// Writes bench/RESULTS.md (full standard runs only). Every child process is stopped at the end, on error and on
+// SIGINT/SIGTERM.
+import { spawn, execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import net from 'node:net';
+import readline from 'node:readline';
+import { parseArgs } from 'node:util';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Client, request } from 'undici';
+import autocannon from 'autocannon';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+const BENCH = path.join(ROOT, 'bench');
+const MAIN_JS = args_server() || path.join(ROOT, 'server/dist/main.js');
+const RELAY_JS = path.join(path.dirname(MAIN_JS), 'relay/routes.js');
+function args_server() {
+  const i = process.argv.indexOf('--server');
+  return i > 0 && process.argv[i + 1] ? path.resolve(process.argv[i + 1]) : '';
+}
+const HOST = '127.0.0.1';
+const MODEL = 'gpt-4o-mini';
+const UPSTREAM_KEY = 'sk-bench-upstream-key';
+const NOISY_PCT = 25; // other processes' CPU (% of one core) above which latency verdicts are flagged
+const RUN_DEADLINE_MS = 9 * 60_000; // hard cap on the whole run, whatever happens
+
+const { values: args } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string', default: '' },
+    profile: { type: 'boolean', default: false },
+    'first-delay-ms': { type: 'string', default: '0' },
+    modes: { type: 'string', default: 'nonstream,stream' },
+    server: { type: 'string', default: '' },
+    'cpu-only': { type: 'boolean', default: false },
+    'server-node-options': { type: 'string', default: '' },
+  },
+});
+const QUICK = args.quick;
+const CFG = {
+  warmupS: QUICK ? 1 : 2,
+  durationS: QUICK ? 3 : 10,
+  seqWarmup: QUICK ? 50 : 200,
+  seqCount: QUICK ? 300 : 2000,
+  seqMaxMs: QUICK ? 3000 : 8000,
+  cpuCount: { nonstream: QUICK ? 3000 : 8000, stream: QUICK ? 2000 : 4000 },
+  cpuReps: 3,
+  cpuMaxS: 60,
+  highConnections: 50,
+};
+const ALL_TARGETS = ['direct', 'minimal', 'switchyard'];
+const TARGETS = args.only ? args.only.split(',').map((s) => s.trim()).filter(Boolean) : ALL_TARGETS;
+for (const t of TARGETS) if (!ALL_TARGETS.includes(t)) fail(`unknown target ${t} (known: ${ALL_TARGETS.join(', ')})`);
+const MODES = args.modes.split(',').map((s) => s.trim()).filter(Boolean);
+for (const m of MODES) if (m !== 'nonstream' && m !== 'stream') fail(`unknown mode ${m} (known: nonstream, stream)`);
+const WRITE_RESULTS =
+  !QUICK && !args.only && !args.profile && MODES.length === 2 && !args.server && !args['cpu-only'] && !args['server-node-options'];
+const startedAt = Date.now();
+const loadStart = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+
+function fail(message) {
+  console.error(`bench: ${message}`);
+  process.exit(1);
+}
+const log = (...a) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s]`, ...a);
+
+// ---------------------------------------------------------------------------------------------- preconditions
+if (!fs.existsSync(MAIN_JS)) fail(`${path.relative(ROOT, MAIN_JS)} does not exist: run \`npm run build\` first (this script builds nothing).`);
+if (!fs.existsSync(RELAY_JS)) fail(`${path.relative(ROOT, RELAY_JS)} does not exist: server/dist is stale, run \`npm run build\` first.`);
+if (process.platform !== 'linux') fail('needs Linux (/proc for CPU and memory figures)');
+
+function which(cmd) {
+  try {
+    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'pipe' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+const NPROC = os.availableParallelism?.() ?? os.cpus().length;
+const HAVE_TASKSET = which('taskset');
+const PINNED = HAVE_TASKSET && NPROC >= 2;
+const pinNote = !HAVE_TASKSET
+  ? 'taskset not found: every process ran unpinned, sharing all cores.'
+  : NPROC < 2
+    ? 'fewer than 2 cores: every process ran unpinned.'
+    : 'server under test and minimal relay pinned to core 0 (taskset -c 0); load generator (this script) and mock upstream pinned to core 1 (taskset -c 1).';
+if (PINNED) {
+  // The load generator is this process: pin all its threads to core 1.
+  execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
+}
+const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+
+function machine() {
+  let cpuModel = 'unknown';
+  try {
+    const m = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m);
+    if (m) cpuModel = m[1].trim();
+  } catch {
+    /* not fatal */
+  }
+  return { nproc: NPROC, cpuModel, node: process.version, kernel: os.release(), memGB: (os.totalmem() / 2 ** 30).toFixed(1) };
+}
+
+// ---------------------------------------------------------------------------------------------- child processes
+const children = [];
+let tmpDir = '';
+
+function startChild(name, nodeArgs, { cpu, env = {}, logFile } = {}) {
+  const cmd = PINNED ? 'taskset' : process.execPath;
+  const argv = PINNED ? ['-c', String(cpu), process.execPath, ...nodeArgs] : nodeArgs;
+  const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const entry = { name, child, exited: false, logFile };
+  child.on('exit', (code, signal) => {
+    entry.exited = true;
+    entry.exit = { code, signal };
+  });
+  if (logFile) {
+    const out = fs.createWriteStream(logFile);
+    child.stdout.pipe(out);
+    child.stderr.pipe(out);
+  } else {
+    child.stderr.on('data', (d) => process.stderr.write(`[${name}] ${d}`));
+  }
+  children.push(entry);
+  return entry;
+}
+
+/** Waits for the child's {"listening": port} line (bounded). */
+function listeningPort(entry, timeoutMs = 10_000) {
+  return new Promise((resolve, reject) => {
+    const rl = readline.createInterface({ input: entry.child.stdout });
+    const timer = setTimeout(() => reject(new Error(`${entry.name} did not start within ${timeoutMs} ms`)), timeoutMs);
+    entry.child.once('exit', () => reject(new Error(`${entry.name} exited before listening`)));
+    rl.on('line', (line) => {
+      try {
+        const msg = JSON.parse(line);
+        if (typeof msg.listening === 'number') {
+          clearTimeout(timer);
+          rl.close();
+          entry.child.stdout.resume();
+          resolve(msg.listening);
+        }
+      } catch {
+        /* other output */
+      }
+    });
+  });
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, HOST, () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+let cleaningUp = null;
+async function cleanup() {
+  if (cleaningUp) return cleaningUp;
+  cleaningUp = (async () => {
+    for (const e of children) if (!e.exited) e.child.kill('SIGTERM');
+    // Switchyard drains and flushes on SIGTERM (and writes its CPU profile); give everything a bounded time.
+    for (let i = 0; i < 100 && children.some((e) => !e.exited); i++) await sleep(100);
+    for (const e of children) if (!e.exited) e.child.kill('SIGKILL');
+    for (let i = 0; i < 20 && children.some((e) => !e.exited); i++) await sleep(50);
+    if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+  })();
+  return cleaningUp;
+}
+process.on('exit', () => {
+  for (const e of children) if (!e.exited) e.child.kill('SIGKILL');
+});
+for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(sig, () => {
+    console.error(`\nbench: ${sig}, stopping children`);
+    void cleanup().finally(() => process.exit(130));
+  });
+}
+const deadline = setTimeout(() => {
+  console.error(`bench: the run exceeded ${RUN_DEADLINE_MS / 60_000} minutes, aborting`);
+  void cleanup().finally(() => process.exit(1));
+}, RUN_DEADLINE_MS);
+deadline.unref();
+
+// ---------------------------------------------------------------------------------------------- /proc readings
+function cpuTicks(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may contain spaces) start at the last ')'.
+  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(rest[11]) + Number(rest[12]); // utime (14) + stime (15), counted from field 3
+}
+function memKB(pid, field) {
+  const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
+  return m ? Number(m[1]) : NaN;
+}
+
+/** Busy jiffies of the whole machine (all cores) from /proc/stat. */
+function machineBusyTicks() {
+  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  // user nice system idle iowait irq softirq steal
+  return f[0] + f[1] + f[2] + f[5] + f[6] + (f[7] ?? 0);
+}
+function ourTicks() {
+  let t = Math.round(((process.cpuUsage().user + process.cpuUsage().system) / 1e6) * CLK_TCK);
+  for (const e of children) {
+    if (e.exited) continue;
+    try {
+      t += cpuTicks(e.child.pid);
+    } catch {
+      /* gone */
+    }
+  }
+  return t;
+}
+/** CPU used by processes other than this benchmark's, as a % of one core, over a window. */
+function foreignLoadMeter() {
+  const b0 = machineBusyTicks();
+  const o0 = ourTicks();
+  const t0 = Date.now();
+  return () => {
+    const busy = machineBusyTicks() - b0;
+    const ours = ourTicks() - o0;
+    const wallTicks = ((Date.now() - t0) / 1000) * CLK_TCK;
+    return wallTicks > 0 ? Math.max(0, ((busy - ours) / wallTicks) * 100) : 0;
+  };
+}
+
+// ---------------------------------------------------------------------------------------------- HTTP helpers
+async function api(base, session, method, url, body) {
+  const headers = { 'content-type': 'application/json' };
+  if (session) Object.assign(headers, session.headers);
+  const res = await request(base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const text = await res.body.text();
+  let json = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.statusCode, headers: res.headers, json, text };
+}
+
+async function waitHttp(base, url, entry, timeoutMs) {
+  const until = Date.now() + timeoutMs;
+  while (Date.now() < until) {
+    if (entry.exited) throw new Error(`${entry.name} exited (${JSON.stringify(entry.exit)}); see its log`);
+    try {
+      const r = await api(base, null, 'GET', url);
+      if (r.status === 200) return;
+    } catch {
+      /* not yet */
+    }
+    await sleep(100);
+  }
+  throw new Error(`${entry.name} did not answer ${url} within ${timeoutMs} ms`);
+}
+
+const BODIES = {
+  nonstream: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], max_tokens: 64 }),
+  stream: JSON.stringify({
+    model: MODEL,
+    messages: [{ role: 'user', content: 'Say hello in one short sentence.' }],
+    max_tokens: 64,
+    stream: true,
+    stream_options: { include_usage: true },
+  }),
+};
+const PATH = '/v1/chat/completions';
+
+function headersFor(target) {
+  return { 'content-type': 'application/json', authorization: `Bearer ${target.key}` };
+}
+
+/** One call, checked: the answer must be what the mock sends (through any relay). */
+async function verify(target, mode) {
+  const res = await request(target.url + PATH, { method: 'POST', headers: headersFor(target), body: BODIES[mode], headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const text = await res.body.text();
+  if (res.statusCode !== 200) return `HTTP ${res.statusCode}: ${text.slice(0, 300)}`;
+  if (mode === 'nonstream') {
+    let j;
+    try {
+      j = JSON.parse(text);
+    } catch {
+      return `not JSON: ${text.slice(0, 200)}`;
+    }
+    if (!j.choices?.[0]?.message?.content || !j.usage?.total_tokens) return `unexpected answer: ${text.slice(0, 300)}`;
+    return null;
+  }
+  const events = text.split('\n\n').filter((e) => e.startsWith('data: '));
+  const content = events.filter((e) => e.includes('"delta"')).length;
+  const usage = events.filter((e) => e.includes('"usage"')).length;
+  const done = events.filter((e) => e === 'data: [DONE]').length;
+  if (content !== 20 || usage !== 1 || done !== 1) return `unexpected stream: ${content} content chunks, ${usage} usage, ${done} [DONE]`;
+  return null;
+}
+
+function pct(sorted, p) {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
+}
+
+/** N sequential calls on one keep-alive connection: total time and time to the first body chunk, in µs. */
+async function sequential(target, mode) {
+  const client = new Client(target.url, { pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 10_000, bodyTimeout: 10_000 });
+  const total = [];
+  const ttfb = [];
+  const headers = headersFor(target);
+  const body = BODIES[mode];
+  const until = Date.now() + CFG.seqMaxMs;
+  try {
+    for (let i = 0; i < CFG.seqWarmup + CFG.seqCount && Date.now() < until; i++) {
+      const t0 = process.hrtime.bigint();
+      const res = await client.request({ path: PATH, method: 'POST', headers, body });
+      let first = 0n;
+      for await (const chunk of res.body) {
+        if (!first && chunk.length > 0) first = process.hrtime.bigint();
+      }
+      const t1 = process.hrtime.bigint();
+      if (res.statusCode !== 200) throw new Error(`${target.name} ${mode}: HTTP ${res.statusCode}`);
+      if (i >= CFG.seqWarmup) {
+        total.push(Number(t1 - t0) / 1000);
+        ttfb.push(Number(first - t0) / 1000);
+      }
+    }
+  } finally {
+    await client.close();
+  }
+  total.sort((a, b) => a - b);
+  ttfb.sort((a, b) => a - b);
+  return {
+    n: total.length,
+    p50: pct(total, 50),
+    p99: pct(total, 99),
+    mean: total.reduce((a, b) => a + b, 0) / total.length,
+    ttfbP50: pct(ttfb, 50),
+    ttfbP99: pct(ttfb, 99),
+  };
+}
+
+function cannon(target, mode, opts) {
+  return new Promise((resolve, reject) => {
+    const options = { url: target.url + PATH, method: 'POST', headers: headersFor(target), body: BODIES[mode], pipelining: 1, timeout: 10 };
+    for (const [k, v] of Object.entries(opts)) if (v !== undefined) options[k] = v;
+    const inst = autocannon(
+      options,
+      (err, result) => (err ? reject(err) : resolve(result)),
+    );
+    // Bounded in time whatever the options say.
+    const guard = setTimeout(() => inst.stop(), ((opts.duration ?? CFG.cpuMaxS) + 15) * 1000);
+    inst.on('done', () => clearTimeout(guard));
+  });
+}
+
+function summarize(r) {
+  return {
+    rps: r.requests.total / r.duration,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    mean: r.latency.average,
+    total: r.requests.total,
+    bad: r.errors + r.timeouts + r.non2xx,
+  };
+}
+
+/** Samples VmRSS of pid while fn runs. */
+/** pid -> the composition of its highest sampled VmRSS. */
+const peakDetail = new Map();
+async function withRss(pid, fn) {
+  let max = 0;
+  const t = pid
+    ? setInterval(() => {
+        try {
+          const rss = memKB(pid, 'VmRSS');
+          if (rss > max) {
+            max = rss;
+            if (rss > (peakDetail.get(pid)?.rss ?? 0)) {
+              const kinds = ['RssAnon', 'RssFile', 'RssShmem'].map((f) => `${f.slice(3)} ${(memKB(pid, f) / 1024).toFixed(0)}`);
+              peakDetail.set(pid, { rss, text: `peak VmRSS ${(rss / 1024).toFixed(0)} MB = ${kinds.join(' + ')} MB` });
+            }
+          }
+        } catch {
+          /* gone */
+        }
+      }, 200)
+    : null;
+  try {
+    return [await fn(), max];
+  } finally {
+    if (t) clearInterval(t);
+  }
+}
+
+async function measure(target, mode) {
+  const out = { target: target.name, mode };
+  const foreign = foreignLoadMeter();
+  const problem = await verify(target, mode);
+  if (problem) throw new Error(`${target.name} ${mode}: ${problem}`);
+  let rssMax = 0;
+  if (args['cpu-only']) {
+    out.seq = { p50: NaN, p99: NaN, ttfbP50: NaN, ttfbP99: NaN };
+    await cannon(target, mode, { connections: CFG.highConnections, duration: CFG.warmupS });
+  } else {
+    log(`${target.name} ${mode}: sequential latency / TTFB (${CFG.seqCount} calls)`);
+    out.seq = await sequential(target, mode);
+  }
+  for (const connections of args['cpu-only'] ? [] : [1, CFG.highConnections]) {
+    log(`${target.name} ${mode}: autocannon c=${connections} (${CFG.warmupS} s warm-up + ${CFG.durationS} s)`);
+    await cannon(target, mode, { connections, duration: CFG.warmupS });
+    const [r, rss] = await withRss(target.pid, () => cannon(target, mode, { connections, duration: CFG.durationS }));
+    rssMax = Math.max(rssMax, rss);
+    out[`c${connections}`] = summarize(r);
+  }
+  // The mock shares core 1 with the load generator: it is no server under test, so no CPU figures for it.
+  if (target.pid && !target.pidIsMock) {
+    const count = CFG.cpuCount[mode];
+    log(`${target.name} ${mode}: CPU per request, ${CFG.cpuReps} x ${count} calls at c=${CFG.highConnections}`);
+    const reps = [];
+    for (let rep = 0; rep < CFG.cpuReps; rep++) {
+      await sleep(300); // let batched settlement of earlier calls land before the window opens
+      const before = cpuTicks(target.pid);
+      const t0 = Date.now();
+      const [r, rss] = await withRss(target.pid, () => cannon(target, mode, { connections: CFG.highConnections, amount: count, duration: undefined }));
+      await sleep(300); // ... and this window's settlement inside it (settler interval is 100 ms)
+      const ticks = cpuTicks(target.pid) - before;
+      rssMax = Math.max(rssMax, rss);
+      const done = r.requests.total;
+      reps.push({ requests: done, bad: r.errors + r.timeouts + r.non2xx, usPerReq: ((ticks / CLK_TCK) * 1e6) / done, wallS: (Date.now() - t0) / 1000, ticks });
+    }
+    const sorted = reps.map((x) => x.usPerReq).sort((a, b) => a - b);
+    // The minimum: interference from other processes only ever adds CPU time (cache misses, migrations).
+    out.cpu = {
+      usPerReq: sorted[0],
+      median: sorted[Math.floor(sorted.length / 2)],
+      all: reps.map((x) => x.usPerReq),
+      requests: reps.reduce((a, x) => a + x.requests, 0),
+      bad: reps.reduce((a, x) => a + x.bad, 0),
+      wallS: reps.reduce((a, x) => a + x.wallS, 0),
+      ticks: reps.reduce((a, x) => a + x.ticks, 0),
+    };
+    out.rssMaxMB = rssMax / 1024;
+  }
+  out.foreignPct = foreign();
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------- Switchyard setup
+async function setupSwitchyard(base, mockUrl) {
+  const login = await api(base, null, 'POST', '/api/user/login', { username: 'root', password: '123456' });
+  if (!login.json?.success) throw new Error(`login failed: ${login.status} ${login.text.slice(0, 200)}`);
+  const setCookie = login.headers['set-cookie'];
+  const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie])
+    .filter(Boolean)
+    .map((c) => c.split(';')[0])
+    .join('; ');
+  const session = { headers: { cookie, 'new-api-user': String(login.json.data.id) } };
+
+  const tok = await api(base, session, 'POST', '/api/token/', { name: 'bench', unlimited_quota: true, remain_quota: 0, expired_time: -1 });
+  if (!tok.json?.success) throw new Error(`token create failed: ${tok.status} ${tok.text.slice(0, 200)}`);
+  const key = `sk-${tok.json.data.key}`;
+
+  const ch = await api(base, session, 'POST', '/api/channel/', { type: 1, name: 'bench-mock', key: UPSTREAM_KEY, base_url: mockUrl, models: MODEL, group: 'default' });
+  if (ch.status === 404) {
+    const err = new Error('POST /api/channel/ answers 404: the channel admin API is not registered in this build (server/src/console/index.ts); rebuild once it is');
+    err.channelApiMissing = true;
+    throw err;
+  }
+  if (!ch.json?.success) throw new Error(`channel create failed: ${ch.status} ${ch.text.slice(0, 300)}`);
+  return { key, session };
+}
+
+// ---------------------------------------------------------------------------------------------- report
+const f0 = (n) => (Number.isFinite(n) ? n.toFixed(0) : '–');
+const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : '–');
+const f2 = (n) => (Number.isFinite(n) ? n.toFixed(2) : '–');
+const ms = (n) => (Number.isFinite(n) ? `${n}` : '–');
+
+function table(results, direct) {
+  const head = [
+    'target',
+    'mode',
+    'req/s c=1',
+    'p50/p99 ms c=1',
+    'req/s c=50',
+    'p50/p99 ms c=50',
+    'seq p50/p99 µs',
+    'added p50 µs',
+    'TTFB p50 µs',
+    'added TTFB µs',
+    'CPU µs/req min (median)',
+    'peak RSS MB',
+    'other load %',
+  ];
+  const rows = results.map((r) => {
+    const d = direct[r.mode];
+    const bad = (r.c1?.bad ?? 0) + (r.c50?.bad ?? 0) + (r.cpu?.bad ?? 0);
+    return [
+      r.target + (bad ? ` (${bad} errors!)` : ''),
+      r.mode,
+      f0(r.c1?.rps),
+      `${ms(r.c1?.p50)} / ${ms(r.c1?.p99)}`,
+      f0(r.c50?.rps),
+      `${ms(r.c50?.p50)} / ${ms(r.c50?.p99)}`,
+      `${f0(r.seq.p50)} / ${f0(r.seq.p99)}`,
+      r.target === 'direct' || !d ? '–' : f0(r.seq.p50 - d.seq.p50),
+      r.mode === 'stream' ? f0(r.seq.ttfbP50) : '–',
+      r.mode === 'stream' && r.target !== 'direct' && d ? f0(r.seq.ttfbP50 - d.seq.ttfbP50) : '–',
+      r.cpu ? `${f0(r.cpu.usPerReq)} (med ${f0(r.cpu.median)})` : 'n/a',
+      r.target === 'direct' ? 'n/a' : f1(r.peakMB),
+      f0(r.foreignPct),
+    ];
+  });
+  return { head, rows };
+}
+
+function markdownTable({ head, rows }) {
+  return [`| ${head.join(' | ')} |`, `| ${head.map(() => '---').join(' | ')} |`, ...rows.map((r) => `| ${r.join(' | ')} |`)].join('\n');
+}
+function textTable({ head, rows }) {
+  const w = head.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => String(c).padEnd(w[i])).join('  ');
+  return [line(head), line(w.map((n) => '-'.repeat(n))), ...rows.map(line)].join('\n');
+}
+
+function ratios(results, direct) {
+  const get = (t, m) => results.find((r) => r.target === t && r.mode === m);
+  const out = [];
+  for (const mode of ['nonstream', 'stream']) {
+    const s = get('switchyard', mode);
+    const m = get('minimal', mode);
+    const d = direct[mode];
+    if (!s || !m) continue;
+    out.push({ what: `CPU per request, ${mode}`, sy: s.cpu.usPerReq, min: m.cpu.usPerReq, unit: 'µs', ratio: s.cpu.usPerReq / m.cpu.usPerReq, target: 1.5 });
+    if (!d || args['cpu-only']) continue;
+    const addS = s.seq.p50 - d.seq.p50;
+    const addM = m.seq.p50 - d.seq.p50;
+    // Latency is what other processes disturb most: flag a verdict taken while the machine was shared.
+    const noisy = Math.max(s.foreignPct, m.foreignPct, d.foreignPct) > NOISY_PCT ? Math.max(s.foreignPct, m.foreignPct, d.foreignPct) : 0;
+    out.push({ what: `added latency p50 (c=1), ${mode}`, sy: addS, min: addM, unit: 'µs', ratio: addS / addM, target: 1.5, noisy });
+    if (mode === 'stream') {
+      const tS = s.seq.ttfbP50 - d.seq.ttfbP50;
+      const tM = m.seq.ttfbP50 - d.seq.ttfbP50;
+      out.push({ what: 'added TTFB p50 (c=1), stream (info)', sy: tS, min: tM, unit: 'µs', ratio: tS / tM, target: NaN, noisy });
+    }
+  }
+  const peaks = results.filter((r) => r.target === 'switchyard').map((r) => r.peakMB);
+  if (peaks.length) out.push({ what: 'Switchyard peak RSS under load (VmHWM)', sy: Math.max(...peaks), min: NaN, unit: 'MB', ratio: NaN, target: 150, absolute: true });
+  return out;
+}
+function ratioLines(rs) {
+  return rs.map((r) => {
+    if (r.absolute) {
+      const ok = r.sy <= r.target;
+      return `| ${r.what} | ${f1(r.sy)} ${r.unit} | – | – | ≤ ${r.target} ${r.unit} | ${ok ? 'PASS' : 'MISS'} |`;
+    }
+    let verdict = Number.isFinite(r.target) ? (r.ratio <= r.target ? 'PASS' : 'MISS') : 'info';
+    if (r.noisy) verdict += ` (unreliable: other load ${r.noisy.toFixed(0)}% of a core; re-run on a quiet machine)`;
+    return `| ${r.what} | ${f1(r.sy)} ${r.unit} | ${f1(r.min)} ${r.unit} | ${f2(r.ratio)}x | ${Number.isFinite(r.target) ? `≤ ${r.target}x` : '–'} | ${verdict} |`;
+  });
+}
+
+/** --profile: V8 CPU profile of a relay process, written when it exits (bench/profiles/<name>-<modes>.cpuprofile). */
+function profileArgs(name) {
+  if (!args.profile) return [];
+  const dir = path.join(BENCH, 'profiles');
+  fs.mkdirSync(dir, { recursive: true });
+  return ['--cpu-prof', `--cpu-prof-dir=${dir}`, `--cpu-prof-name=${name}-${MODES.join('+')}${args['cpu-only'] ? '-c50' : ''}.cpuprofile`];
+}
+
+// ---------------------------------------------------------------------------------------------- main
+async function main() {
+  const mach = machine();
+  log(`machine: ${mach.nproc} cores, ${mach.cpuModel}, node ${mach.node}, load average ${loadStart}`);
+  if (!PINNED) log(`WARNING: ${pinNote}`);
+  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-'));
+
+  const mock = startChild('mock', [path.join(BENCH, 'mock-upstream.mjs'), '--host', HOST, '--port', '0', '--first-delay-ms', String(Number(args['first-delay-ms']) || 0)], { cpu: 1 });
+  const mockPort = await listeningPort(mock);
+  const mockUrl = `http://${HOST}:${mockPort}`;
+  log(`mock upstream on ${mockUrl} (pid ${mock.child.pid})`);
+
+  const targets = [{ name: 'direct', url: mockUrl, key: UPSTREAM_KEY, pid: mock.child.pid, pidIsMock: true }];
+
+  if (TARGETS.includes('minimal')) {
+    const minimal = startChild('minimal', [...profileArgs('minimal'), path.join(BENCH, 'minimal-relay.mjs'), '--host', HOST, '--port', '0', '--upstream', mockUrl], { cpu: 0 });
+    const port = await listeningPort(minimal);
+    targets.push({ name: 'minimal', url: `http://${HOST}:${port}`, key: UPSTREAM_KEY, pid: minimal.child.pid });
+    log(`minimal relay on port ${port} (pid ${minimal.child.pid})`);
+  }
+
+  let switchyardProblem = '';
+  if (TARGETS.includes('switchyard')) {
+    const port = await freePort();
+    const base = `http://${HOST}:${port}`;
+    const logFile = path.join(tmpDir, 'switchyard.log');
+    const nodeArgs = profileArgs('switchyard');
+    const sy = startChild('switchyard', [...nodeArgs, MAIN_JS], {
+      cpu: 0,
+      logFile,
+      env: {
+        PORT: String(port),
+        HOST,
+        SQLITE_PATH: path.join(tmpDir, 'switchyard.db'),
+        SQL_DSN: '',
+        REDIS_CONN_STRING: '',
+        LOG_LEVEL: 'warn',
+        SESSION_SECRET: 'bench-session-secret-bench-session-secret',
+        ROOT_INITIAL_QUOTA: '10000000000',
+        NODE_ENV: 'production',
+        ...(args['server-node-options'] ? { NODE_OPTIONS: args['server-node-options'] } : {}),
+      },
+    });
+    try {
+      await waitHttp(base, '/api/status', sy, 30_000);
+      log(`switchyard on ${base} (pid ${sy.child.pid})`);
+      const { key } = await setupSwitchyard(base, mockUrl);
+      const target = { name: 'switchyard', url: base, key, pid: sy.child.pid };
+      // The new channel reaches the routing table through the bus: wait (bounded) until a call goes through.
+      let problem = 'not tried';
+      for (let i = 0; i < 50 && problem; i++) {
+        problem = await verify(target, 'nonstream');
+        if (problem) await sleep(200);
+      }
+      if (problem) throw new Error(`a call through Switchyard does not work: ${problem}`);
+      targets.push(target);
+    } catch (err) {
+      if (!err.channelApiMissing) {
+        try {
+          console.error(`--- tail of the Switchyard log:\n${fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);
+        } catch {
+          /* no log */
+        }
+      }
+      switchyardProblem = err.message;
+      log(`SWITCHYARD NOT MEASURED: ${err.message}`);
+    }
+  }
+
+  const results = [];
+  const memNotes = [];
+  for (const target of targets) {
+    if (!TARGETS.includes(target.name)) continue;
+    for (const mode of MODES) {
+      results.push(await measure(target, mode));
+    }
+    if (target.pid && !target.pidIsMock) {
+      const hwm = memKB(target.pid, 'VmHWM') / 1024;
+      for (const r of results) if (r.target === target.name) r.peakMB = Math.max(hwm, r.rssMaxMB ?? 0);
+      const d = peakDetail.get(target.pid);
+      memNotes.push(`${target.name}: VmHWM ${hwm.toFixed(0)} MB; ${d ? d.text : 'no sample'}; at the end VmRSS ${(memKB(target.pid, 'VmRSS') / 1024).toFixed(0)} MB`);
+    }
+  }
+
+  // Direct figures are the baseline for "added" (absent under --only without direct).
+  const direct = {};
+  for (const r of results) if (r.target === 'direct') direct[r.mode] = r;
+  const tbl = table(results, direct);
+  const rs = ratios(results, direct);
+
+  console.log('\n' + textTable(tbl) + '\n');
+  if (rs.length) {
+    console.log('Switchyard vs the minimal relay:');
+    for (const r of ratioLines(rs)) console.log('  ' + r.replace(/^\| | \|$/g, '').replaceAll(' | ', '  |  '));
+  }
+  if (memNotes.length) console.log(`\nMemory: ${memNotes.join('\n        ')}`);
+  if (switchyardProblem) console.log(`\nSwitchyard not measured: ${switchyardProblem}`);
+  if (!PINNED) console.log(`\nNOTE: ${pinNote}`);
+
+  const elapsed = (Date.now() - startedAt) / 1000;
+  if (WRITE_RESULTS) {
+    const md = renderMarkdown(mach, tbl, rs, results, switchyardProblem, elapsed, memNotes);
+    fs.writeFileSync(path.join(BENCH, 'RESULTS.md'), md);
+    log(`wrote bench/RESULTS.md (${elapsed.toFixed(0)} s in all)`);
+  } else {
+    log(`done in ${elapsed.toFixed(0)} s (not written to RESULTS.md: --quick, --only or --profile)`);
+  }
+  return switchyardProblem ? 1 : 0;
+}
+
+function renderMarkdown(mach, tbl, rs, results, switchyardProblem, elapsed, memNotes) {
+  const cpuRuns = results
+    .filter((r) => r.cpu)
+    .map((r) => `${r.target} ${r.mode}: ${r.cpu.all.map((v) => v.toFixed(0)).join(' / ')} µs`)
+    .join('; ');
+  return `# Relay benchmark results
+
+Generated by \`node bench/run.mjs\` (\`npm run bench\`) on ${new Date().toISOString()}; the run took ${elapsed.toFixed(0)} s.
+Overwritten by every full run.
+
+## Machine
+
+- cores (nproc): ${mach.nproc}
+- CPU: ${mach.cpuModel}
+- memory: ${mach.memGB} GiB, kernel ${mach.kernel}
+- node: ${mach.node}
+- pinning: ${pinNote}
+
+## Method
+
+- **Upstream**: \`bench/mock-upstream.mjs\` (node:http, keep-alive). Non-stream: one JSON chat completion with usage.
+  Stream: SSE, 20 small content chunks, a usage chunk (the client asks for \`stream_options.include_usage\`), \`[DONE]\`,
+  written back-to-back with no delay. Every target gets the same request bytes and returns the same answer bytes.
+- **Targets**: *direct* = the mock itself; *minimal* = \`bench/minimal-relay.mjs\`, a plain node:http server piping
+  each request to the mock over a keep-alive \`http.Agent\` (the floor for "a Node process in the path");
+  *switchyard* = \`node server/dist/main.js\` (SQLite in a temp dir, LOG_LEVEL=warn), set up through its console API
+  (login as root, an unlimited token, one OpenAI channel pointing at the mock): token auth, quota reservation,
+  batched settlement and consume logs are all on, as in production.
+- **Throughput and latency**: autocannon, ${CFG.warmupS} s warm-up then ${CFG.durationS} s measured, at 1 and
+  ${CFG.highConnections} connections (pipelining 1). autocannon's latency histogram has 1 ms resolution, so the c=1
+  percentiles are coarse; the added-latency figures come from the sequential run below.
+- **Sequential latency / TTFB**: undici, one keep-alive connection, ${CFG.seqWarmup} warm-up calls then
+  ${CFG.seqCount} sequential calls (bounded to ${CFG.seqMaxMs / 1000} s), timed with \`process.hrtime\`: total time and
+  time from the start of the request to the first body chunk. *Added* = target p50 − direct p50.
+- **CPU per request**: utime+stime of the process under test from \`/proc/<pid>/stat\` (CLK_TCK=${CLK_TCK}) around a
+  fixed-count autocannon run at c=${CFG.highConnections} (${CFG.cpuCount.nonstream} non-stream /
+  ${CFG.cpuCount.stream} stream calls; 300 ms before and after so batched settlement lands inside the window),
+  divided by the calls answered; ${CFG.cpuReps} repetitions, the table shows the minimum (interference from other
+  processes only adds CPU time) and the median. Each repetition: ${cpuRuns}.
+- **Peak RSS**: VmHWM from \`/proc/<pid>/status\` after all load on that process (also sampled VmRSS every 200 ms).
+- **Other load %**: CPU used during that row's measurements by processes that are not part of this benchmark
+  (busy time from \`/proc/stat\` minus this script's and its children's), in % of one core. Anything well above
+  a few % means the machine was shared and latency/throughput figures are disturbed; CPU per request is the
+  figure least affected. Load average at start: ${loadStart}; at end: ${fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ')}.
+- Everything on 127.0.0.1. The server under test and the minimal relay run on core 0; the load generator and the mock
+  share core 1, so *direct* figures at c=50 are bounded by that core, not by the mock alone.
+
+## Results
+
+${markdownTable(tbl)}
+
+Memory (Anon = heap and native allocations, File = mapped code and files, Shmem = shared memory):
+${memNotes.map((m) => `- ${m}`).join('\n')}
+
+${switchyardProblem ? `**Switchyard was not measured**: ${switchyardProblem}\n` : ''}
+## Switchyard vs the minimal relay (targets)
+
+| measure | Switchyard | minimal | ratio | target | verdict |
+| --- | --- | --- | --- | --- | --- |
+${ratioLines(rs).join('\n')}
+`;
+}
+
+main()
+  .then(async (code) => {
+    await cleanup();
+    process.exit(code);
+  })
+  .catch(async (err) => {
+    console.error(`bench: ${err.stack ?? err}`);
+    await cleanup();
+    process.exit(1);
+  });

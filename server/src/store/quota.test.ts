@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test/databases.js';
+import type { Db } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { insertUser } from './users.js';
+import { insertToken } from './tokens.js';
+import { applySettlements, reserveQuota, type Reservation } from './quota.js';
+
+describe.each(testDatabases())('balances on $name', (database) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  let n = 0;
+  beforeAll(async () => {
+    ({ db, drop } = await database.open());
+    await migrateToLatest(db);
+  });
+  afterAll(() => drop());
+
+  async function account(userQuota: number, tokenQuota: number, unlimited = false) {
+    const userId = await insertUser(db.kysely, { username: `q${++n}`, password: 'x', aff_code: `q${n}`, quota: userQuota });
+    const token = await insertToken(db.kysely, {
+      user_id: userId, name: 't', status: 1, expired_time: -1, remain_quota: tokenQuota, unlimited_quota: unlimited,
+      model_limits_enabled: false, model_limits: '', allow_ips: '', group: '',
+    });
+    return { userId, tokenId: token.id };
+  }
+
+  const balances = async (userId: number, tokenId: number) => ({
+    user: (await db.kysely.selectFrom('users').select(['quota', 'used_quota', 'request_count']).where('id', '=', userId).executeTakeFirstOrThrow()),
+    token: (await db.kysely.selectFrom('tokens').select(['remain_quota', 'used_quota']).where('id', '=', tokenId).executeTakeFirstOrThrow()),
+  });
+
+  it('never lets 20 parallel reservations take a token below zero', async () => {
+    const { userId, tokenId } = await account(1_000_000, 1000);
+    const r: Reservation = { userId, tokenId, tokenUnlimited: false, amount: 70 };
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => reserveQuota(db.kysely, r)));
+    expect(outcomes.filter((o) => o === 'ok')).toHaveLength(14);
+    const b = await balances(userId, tokenId);
+    expect(b.token.remain_quota).toBe(1000 - 14 * 70);
+    expect(b.user.quota).toBe(1_000_000 - 14 * 70);
+  });
+
+  it('takes from both the user and the token, or from neither', async () => {
+    const short = await account(50, 1000);
+    expect(await reserveQuota(db.kysely, { ...short, tokenUnlimited: false, amount: 60 })).toBe('user_short');
+    expect((await balances(short.userId, short.tokenId)).token.remain_quota).toBe(1000);
+    const tokenShort = await account(1000, 50);
+    expect(await reserveQuota(db.kysely, { ...tokenShort, tokenUnlimited: false, amount: 60 })).toBe('token_short');
+    expect((await balances(tokenShort.userId, tokenShort.tokenId)).user.quota).toBe(1000);
+  });
+
+  it('leaves an unlimited token alone but still charges the user', async () => {
+    const { userId, tokenId } = await account(1000, 0, true);
+    expect(await reserveQuota(db.kysely, { userId, tokenId, tokenUnlimited: true, amount: 100 })).toBe('ok');
+    const b = await balances(userId, tokenId);
+    expect(b.user.quota).toBe(900);
+    expect(b.token.remain_quota).toBe(0);
+  });
+
+  it('settles the difference, counts usage and requests, and writes each log in the same transaction', async () => {
+    const { userId, tokenId } = await account(10_000, 10_000);
+    const r: Reservation = { userId, tokenId, tokenUnlimited: false, amount: 500 };
+    await reserveQuota(db.kysely, r);
+    await reserveQuota(db.kysely, r);
+    const log = (quota: number) => ({
+      user_id: userId, created_at: 1, type: 2, content: '', username: 'u', token_name: 't', model_name: 'm', quota,
+      prompt_tokens: 1, completion_tokens: 1, use_time: 0, is_stream: 0, channel_id: 0, token_id: tokenId, group: 'default', ip: '', other: '{}',
+    });
+    await applySettlements(db.kysely, [
+      { reservation: r, cost: 120, channelId: 0, countsAsRequest: true, log: log(120) },
+      { reservation: r, cost: 700, channelId: 0, countsAsRequest: true, log: log(700) },
+    ]);
+    const b = await balances(userId, tokenId);
+    expect(b.user.quota).toBe(10_000 - 820);
+    expect(b.token.remain_quota).toBe(10_000 - 820);
+    expect(b.user.used_quota).toBe(820);
+    expect(b.token.used_quota).toBe(820);
+    expect(b.user.request_count).toBe(2);
+    const logs = await db.kysely.selectFrom('logs').select('quota').where('token_id', '=', tokenId).execute();
+    expect(logs.map((l) => l.quota).sort((a, b2) => a - b2)).toEqual([120, 700]);
+  });
+
+  it('refunds a failed call in full without counting it as a request', async () => {
+    const { userId, tokenId } = await account(1000, 1000);
+    const r: Reservation = { userId, tokenId, tokenUnlimited: false, amount: 300 };
+    await reserveQuota(db.kysely, r);
+    await applySettlements(db.kysely, [{ reservation: r, cost: 0, channelId: 0, countsAsRequest: false, log: null }]);
+    const b = await balances(userId, tokenId);
+    expect(b.user.quota).toBe(1000);
+    expect(b.token.remain_quota).toBe(1000);
+    expect(b.user.request_count).toBe(0);
+  });
+});

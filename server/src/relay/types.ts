@@ -57,6 +57,8 @@ export interface Usage {
   completionTokens: number;
   /** Prompt tokens served from the provider's cache (billed at the cache ratio later). */
   cachedTokens: number;
+  /** Prompt tokens written to the provider's cache (Claude cache_creation_input_tokens), included in promptTokens. */
+  cacheCreationTokens?: number;
 }
 
 /** An upstream family. The pipeline asks the provider; it never switches on a type code. */

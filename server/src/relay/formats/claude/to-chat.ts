@@ -1,0 +1,162 @@
+import type { ChatMessage, ChatRequest, ContentPart, ToolChoice, ToolDefinition } from '../openai/chat.js';
+import type {
+  ClaudeContentBlock,
+  ClaudeImageBlock,
+  ClaudeImageSource,
+  ClaudeRequest,
+  ClaudeTextBlock,
+  ClaudeThinkingConfig,
+  ClaudeTool,
+  ClaudeToolChoice,
+  ClaudeToolResultBlock,
+} from './types.js';
+
+/**
+ * Thinking budgets at or above these map to medium / high effort. OpenAI-style upstreams only know three levels, so
+ * the budget is an approximation: under 4k tokens of thought is a light think, 16k and more a deep one.
+ */
+const MEDIUM_BUDGET = 4096;
+const HIGH_BUDGET = 16384;
+
+/** A Claude Messages request as the canonical ChatRequest (a Claude client calling through a non-Claude channel). */
+export function claudeToChat(req: ClaudeRequest): ChatRequest {
+  const messages: ChatMessage[] = [];
+  const system = systemText(req.system);
+  if (system) messages.push({ role: 'system', content: system });
+  for (const m of req.messages ?? []) {
+    if (m.role === 'assistant') messages.push(assistantMessage(m.content));
+    else messages.push(...userMessages(m.content));
+  }
+
+  const out: ChatRequest = { model: req.model, messages };
+  if (typeof req.max_tokens === 'number') out.max_tokens = req.max_tokens;
+  if (typeof req.temperature === 'number') out.temperature = req.temperature;
+  if (typeof req.top_p === 'number') out.top_p = req.top_p;
+  if (req.stop_sequences && req.stop_sequences.length > 0) out.stop = req.stop_sequences;
+  if (req.stream) {
+    out.stream = true;
+    // The Claude stream ends with usage in message_delta, so it must be asked for.
+    out.stream_options = { include_usage: true };
+  }
+  const tools = (req.tools ?? []).filter(isCustomTool).map(toFunction);
+  if (tools.length > 0) out.tools = tools;
+  if (req.tool_choice) {
+    out.tool_choice = toolChoice(req.tool_choice);
+    if ('disable_parallel_tool_use' in req.tool_choice && req.tool_choice.disable_parallel_tool_use) {
+      out.parallel_tool_calls = false;
+    }
+  }
+  const effort = reasoningEffort(req.thinking);
+  if (effort) out.reasoning_effort = effort;
+  const user = req.metadata?.user_id;
+  if (typeof user === 'string' && user) out.user = user;
+  return out;
+}
+
+function systemText(system: ClaudeRequest['system']): string {
+  if (typeof system === 'string') return system;
+  if (!Array.isArray(system)) return '';
+  return system
+    .filter((b) => b.type === 'text')
+    .map((b) => b.text)
+    .join('\n');
+}
+
+export function imageUrl(source: ClaudeImageSource): string {
+  return source.type === 'base64' ? `data:${source.media_type};base64,${source.data}` : source.url;
+}
+
+function textAndImages(blocks: Array<ClaudeTextBlock | ClaudeImageBlock>): ContentPart[] {
+  const parts: ContentPart[] = [];
+  for (const b of blocks) {
+    if (b.type === 'text') parts.push({ type: 'text', text: b.text });
+    else if (b.type === 'image') parts.push({ type: 'image_url', image_url: { url: imageUrl(b.source) } });
+  }
+  return parts;
+}
+
+/** Text-only content becomes a plain string: many OpenAI-compatible servers reject part arrays. */
+function simplify(parts: ContentPart[]): string | ContentPart[] {
+  if (parts.every((p) => p.type === 'text')) return parts.map((p) => (p as { text: string }).text).join('\n');
+  return parts;
+}
+
+/**
+ * A user turn. tool_result blocks become tool messages placed first (OpenAI wants them right after the assistant's
+ * tool_calls); images inside a tool result cannot ride on a tool message, so they go in the user message after.
+ */
+function userMessages(content: string | ClaudeContentBlock[]): ChatMessage[] {
+  if (typeof content === 'string') return [{ role: 'user', content }];
+  const tools: ChatMessage[] = [];
+  const parts: ContentPart[] = [];
+  for (const b of content) {
+    if (b.type === 'tool_result') {
+      const result = toolResult(b);
+      tools.push({ role: 'tool', tool_call_id: b.tool_use_id, content: result.text });
+      parts.push(...result.images);
+    } else if (b.type === 'text' || b.type === 'image') {
+      parts.push(...textAndImages([b]));
+    }
+  }
+  if (parts.length > 0) tools.push({ role: 'user', content: simplify(parts) });
+  return tools;
+}
+
+function toolResult(b: ClaudeToolResultBlock): { text: string; images: ContentPart[] } {
+  if (typeof b.content === 'string') return { text: b.content, images: [] };
+  const parts = textAndImages(b.content ?? []);
+  const text = parts
+    .filter((p) => p.type === 'text')
+    .map((p) => (p as { text: string }).text)
+    .join('\n');
+  return { text, images: parts.filter((p) => p.type === 'image_url') };
+}
+
+function assistantMessage(content: string | ClaudeContentBlock[]): ChatMessage {
+  if (typeof content === 'string') return { role: 'assistant', content };
+  let text = '';
+  let reasoning = '';
+  const msg: ChatMessage = { role: 'assistant', content: null };
+  for (const b of content) {
+    if (b.type === 'text') text += b.text;
+    else if (b.type === 'thinking') reasoning += b.thinking;
+    else if (b.type === 'tool_use') {
+      (msg.tool_calls ??= []).push({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
+    }
+  }
+  if (text || !msg.tool_calls) msg.content = text;
+  if (reasoning) msg.reasoning_content = reasoning;
+  return msg;
+}
+
+/** Server tools (typed, schema-less) run on Anthropic's side and have no function equivalent. */
+function isCustomTool(t: ClaudeTool): boolean {
+  return t.input_schema !== undefined && (t.type === undefined || t.type === 'custom');
+}
+
+function toFunction(t: ClaudeTool): ToolDefinition {
+  const fn: ToolDefinition['function'] = { name: t.name, parameters: t.input_schema };
+  if (t.description) fn.description = t.description;
+  return { type: 'function', function: fn };
+}
+
+function toolChoice(c: ClaudeToolChoice): ToolChoice {
+  switch (c.type) {
+    case 'any':
+      return 'required';
+    case 'tool':
+      return { type: 'function', function: { name: c.name } };
+    case 'none':
+      return 'none';
+    default:
+      return 'auto';
+  }
+}
+
+function reasoningEffort(t: ClaudeThinkingConfig | undefined): ChatRequest['reasoning_effort'] {
+  if (!t) return undefined;
+  if (t.type === 'adaptive') return 'medium';
+  if (t.type !== 'enabled') return undefined;
+  if (t.budget_tokens >= HIGH_BUDGET) return 'high';
+  return t.budget_tokens >= MEDIUM_BUDGET ? 'medium' : 'low';
+}

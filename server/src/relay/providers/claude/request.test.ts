@@ -1,0 +1,38 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { ChatRequest } from '../../formats/openai/chat.js';
+import type { ClaudeRequest } from '../../formats/claude/types.js';
+import { chatToClaudeRequest, type ClaudeRequestOptions } from './request.js';
+import { claudeHeaders, claudeUrl } from './index.js';
+
+const dir = new URL('./fixtures/request/', import.meta.url);
+const cases = readdirSync(dir)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
+const defaults: ClaudeRequestOptions = { defaultMaxTokens: { default: 8192, 'claude-3-haiku-20240307': 4096 } };
+
+describe('ChatRequest -> Claude request', () => {
+  it('has fixtures', () => expect(cases.length).toBeGreaterThan(0));
+
+  it.each(cases)('%s', (file) => {
+    const c = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as {
+      upstreamModel: string;
+      opts?: ClaudeRequestOptions;
+      input: ChatRequest;
+      expected: ClaudeRequest;
+    };
+    expect(chatToClaudeRequest(c.input, c.upstreamModel, c.opts ?? defaults)).toEqual(c.expected);
+  });
+});
+
+describe('Claude endpoint and headers', () => {
+  it('adds /v1/messages once', () => {
+    expect(claudeUrl('https://api.anthropic.com')).toBe('https://api.anthropic.com/v1/messages');
+    expect(claudeUrl('https://proxy.example/v1/')).toBe('https://proxy.example/v1/messages');
+  });
+
+  it('sends the key as x-api-key and keeps the client anthropic-version', () => {
+    expect(claudeHeaders('sk-ant')).toEqual({ 'x-api-key': 'sk-ant', 'anthropic-version': '2023-06-01', 'content-type': 'application/json' });
+    expect(claudeHeaders('sk-ant', '2024-01-01')['anthropic-version']).toBe('2024-01-01');
+  });
+});

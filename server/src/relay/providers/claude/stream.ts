@@ -1,0 +1,163 @@
+import type { ChatChunk, ChatUsage, FinishReason } from '../../formats/openai/chat.js';
+import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
+import { SseReader } from '../../formats/claude/sse.js';
+import type { RawClaudeUsage } from '../../formats/claude/usage.js';
+import { chatUsageFromClaude } from './response.js';
+
+export interface ClaudeSseEvent {
+  event: string;
+  data: object;
+}
+
+/** Upstream bytes -> (event name, parsed data) pairs, incrementally. Events whose data is not a JSON object are skipped. */
+export class ClaudeSseSplitter {
+  private readonly reader = new SseReader();
+
+  push(chunk: Buffer): ClaudeSseEvent[] {
+    return this.reader.push(chunk).flatMap(toEvent);
+  }
+
+  /** Whatever was left when the body ended. */
+  finish(): ClaudeSseEvent[] {
+    return this.reader.finish().flatMap(toEvent);
+  }
+}
+
+function toEvent(e: { event: string; data: string }): ClaudeSseEvent[] {
+  try {
+    const data: unknown = JSON.parse(e.data);
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return [];
+    const type = (data as { type?: unknown }).type;
+    return [{ event: e.event || (typeof type === 'string' ? type : ''), data }];
+  } catch {
+    return [];
+  }
+}
+
+type Delta = ChatChunk['choices'][number]['delta'];
+type EventData = {
+  message?: { id?: unknown; model?: unknown; usage?: RawClaudeUsage };
+  index?: unknown;
+  content_block?: { type?: unknown; id?: unknown; name?: unknown; text?: unknown };
+  delta?: { type?: unknown; text?: unknown; thinking?: unknown; partial_json?: unknown; stop_reason?: unknown };
+  usage?: RawClaudeUsage;
+  error?: { type?: unknown; message?: unknown };
+};
+
+/**
+ * Claude stream events as ChatChunks: text and thinking deltas become content and reasoning_content, each tool_use
+ * block one tool call (its input_json_delta pieces as argument deltas), message_delta the finish_reason, and
+ * message_stop a final usage-only chunk (choices: []), as OpenAI sends with include_usage.
+ */
+export class ClaudeStreamToChat {
+  /** message_stop arrived. */
+  complete = false;
+  /** The error event an upstream sent mid-stream, if any. */
+  error: { type: string; message: string } | null = null;
+  private id = '';
+  private model = '';
+  private usageSoFar: RawClaudeUsage = {};
+  private sawUsage = false;
+  /** Claude block index -> OpenAI tool call index. */
+  private readonly tools = new Map<number, number>();
+  /** Tool calls that received argument text; the others get "{}" when their block stops. */
+  private readonly toolsWithArguments = new Set<number>();
+
+  constructor(private readonly created = Math.floor(Date.now() / 1000)) {}
+
+  push(eventName: string, data: object): ChatChunk[] {
+    const d = data as EventData;
+    switch (eventName) {
+      case 'message_start':
+        this.id = typeof d.message?.id === 'string' ? d.message.id : '';
+        this.model = typeof d.message?.model === 'string' ? d.message.model : '';
+        this.addUsage(d.message?.usage);
+        return [this.chunk({ role: 'assistant', content: '' })];
+      case 'content_block_start':
+        return this.blockStart(typeof d.index === 'number' ? d.index : 0, d.content_block ?? {});
+      case 'content_block_delta':
+        return this.blockDelta(typeof d.index === 'number' ? d.index : 0, d.delta ?? {});
+      case 'content_block_stop': {
+        // A tool without parameters streams no input at all; OpenAI clients JSON.parse the arguments.
+        const toolIndex = this.tools.get(typeof d.index === 'number' ? d.index : 0);
+        if (toolIndex === undefined || this.toolsWithArguments.has(toolIndex)) return [];
+        return [this.chunk({ tool_calls: [{ index: toolIndex, function: { arguments: '{}' } }] })];
+      }
+      case 'message_delta': {
+        this.addUsage(d.usage);
+        const reason = typeof d.delta?.stop_reason === 'string' ? d.delta.stop_reason : null;
+        return [this.chunk({}, normalizeFinishReason(reason) ?? (this.tools.size > 0 ? 'tool_calls' : 'stop'))];
+      }
+      case 'message_stop': {
+        this.complete = true;
+        const usage = this.usage();
+        return usage ? [{ ...this.chunk({}), choices: [], usage }] : [];
+      }
+      case 'error':
+        this.error = {
+          type: typeof d.error?.type === 'string' ? d.error.type : 'api_error',
+          message: typeof d.error?.message === 'string' ? d.error.message : '',
+        };
+        return [];
+      default:
+        // ping and event types added later carry nothing to convert.
+        return [];
+    }
+  }
+
+  /** Usage reported so far (message_start's input side, message_delta's totals), null before any. */
+  usage(): ChatUsage | null {
+    return this.sawUsage ? chatUsageFromClaude(this.usageSoFar) : null;
+  }
+
+  private blockStart(index: number, block: NonNullable<EventData['content_block']>): ChatChunk[] {
+    if (block.type === 'tool_use') {
+      const toolIndex = this.tools.size;
+      this.tools.set(index, toolIndex);
+      const id = typeof block.id === 'string' ? block.id : '';
+      const name = typeof block.name === 'string' ? block.name : '';
+      return [this.chunk({ tool_calls: [{ index: toolIndex, id, type: 'function', function: { name, arguments: '' } }] })];
+    }
+    if (block.type === 'text' && typeof block.text === 'string' && block.text) return [this.chunk({ content: block.text })];
+    return [];
+  }
+
+  private blockDelta(index: number, delta: NonNullable<EventData['delta']>): ChatChunk[] {
+    switch (delta.type) {
+      case 'text_delta':
+        return typeof delta.text === 'string' && delta.text ? [this.chunk({ content: delta.text })] : [];
+      case 'thinking_delta':
+        return typeof delta.thinking === 'string' && delta.thinking ? [this.chunk({ reasoning_content: delta.thinking })] : [];
+      case 'input_json_delta': {
+        const toolIndex = this.tools.get(index);
+        if (toolIndex === undefined || typeof delta.partial_json !== 'string' || !delta.partial_json) return [];
+        this.toolsWithArguments.add(toolIndex);
+        return [this.chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] })];
+      }
+      default:
+        // signature_delta and citations have no place in an OpenAI chunk.
+        return [];
+    }
+  }
+
+  /** message_delta counters are cumulative and may be absent or null; a present one replaces the earlier value. */
+  private addUsage(u: RawClaudeUsage | undefined): void {
+    if (!u || typeof u !== 'object') return;
+    for (const [k, v] of Object.entries(u) as Array<[keyof RawClaudeUsage, unknown]>) {
+      if (typeof v === 'number') {
+        this.usageSoFar[k] = v;
+        this.sawUsage = true;
+      }
+    }
+  }
+
+  private chunk(delta: Delta, finishReason: FinishReason | null = null): ChatChunk {
+    return {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.model,
+      choices: [{ index: 0, delta, finish_reason: finishReason }],
+    };
+  }
+}

@@ -1,0 +1,160 @@
+import type { ChatChunk, ChatCompletion, ChatUsage, FinishReason, ToolCall } from '../../formats/openai/chat.js';
+import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
+import type { GeminiCandidate, GeminiResponse, GeminiUsageMetadata } from '../../formats/gemini/types.js';
+
+/** Id and creation time of the answer; fixed by tests, generated otherwise. */
+export interface ChatMeta {
+  id?: string;
+  created?: number;
+}
+
+const nowSeconds = (): number => Math.floor(Date.now() / 1000);
+const idOf = (resp: GeminiResponse, meta: ChatMeta): string =>
+  meta.id ?? `chatcmpl-${resp.responseId ?? Math.random().toString(36).slice(2, 14)}`;
+
+/** Gemini's usage in OpenAI's terms: thoughts are part of completion_tokens there, reported as reasoning_tokens. */
+export function chatUsageOf(u: GeminiUsageMetadata): ChatUsage {
+  const prompt = (u.promptTokenCount ?? 0) + (u.toolUsePromptTokenCount ?? 0);
+  const thoughts = u.thoughtsTokenCount ?? 0;
+  const completion = (u.candidatesTokenCount ?? 0) + thoughts;
+  const usage: ChatUsage = { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
+  if (u.cachedContentTokenCount) usage.prompt_tokens_details = { cached_tokens: u.cachedContentTokenCount };
+  if (thoughts) usage.completion_tokens_details = { reasoning_tokens: thoughts };
+  return usage;
+}
+
+/** A turn that ends in function calls stops with STOP in Gemini; OpenAI clients expect tool_calls. */
+function finishOf(reason: string | undefined, hasCalls: boolean): FinishReason | null {
+  const normalized = normalizeFinishReason(reason);
+  return normalized === 'stop' && hasCalls ? 'tool_calls' : normalized;
+}
+
+function callOf(name: string, args: Record<string, unknown> | undefined, id: string): ToolCall {
+  return { id, type: 'function', function: { name, arguments: JSON.stringify(args ?? {}) } };
+}
+
+/** A generateContent answer as a ChatCompletion. A prompt blocked before any candidate ends as content_filter. */
+export function geminiToChatCompletion(resp: GeminiResponse, model: string, meta: ChatMeta = {}): ChatCompletion {
+  const candidates: GeminiCandidate[] = resp.candidates ?? [];
+  const choices: ChatCompletion['choices'] = candidates.map((cand, i) => {
+    let text = '';
+    let reasoning = '';
+    const calls: ToolCall[] = [];
+    for (const part of cand.content?.parts ?? []) {
+      if (part.functionCall) calls.push(callOf(part.functionCall.name, part.functionCall.args, part.functionCall.id ?? `call_${calls.length}`));
+      else if (typeof part.text === 'string') {
+        if (part.thought) reasoning += part.text;
+        else text += part.text;
+      }
+    }
+    const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: text || (calls.length > 0 ? null : '') };
+    if (reasoning) message.reasoning_content = reasoning;
+    if (calls.length > 0) message.tool_calls = calls;
+    return { index: cand.index ?? i, message, finish_reason: finishOf(cand.finishReason, calls.length > 0) ?? 'stop' };
+  });
+  if (choices.length === 0) {
+    const blocked = resp.promptFeedback?.blockReason !== undefined;
+    choices.push({ index: 0, message: { role: 'assistant', content: '' }, finish_reason: blocked ? 'content_filter' : 'stop' });
+  }
+  const out: ChatCompletion = { id: idOf(resp, meta), object: 'chat.completion', created: meta.created ?? nowSeconds(), model, choices };
+  if (resp.usageMetadata) out.usage = chatUsageOf(resp.usageMetadata);
+  return out;
+}
+
+/**
+ * Gemini stream events as ChatChunks. Each event is a partial answer: its text parts are deltas, its function calls
+ * come whole (one tool_calls delta each, arguments complete). Each candidate is one choice (candidateCount > 1).
+ * Once every choice has finished, the last usage goes out as a usage-only chunk, as OpenAI sends it with
+ * include_usage.
+ */
+export class GeminiStreamToChat {
+  private readonly id: string;
+  private readonly created: number;
+  private readonly started = new Set<number>();
+  /** Function calls seen per choice index; a choice is finished once its entry in `finished` is set. */
+  private readonly callCounts = new Map<number, number>();
+  private readonly finished = new Set<number>();
+  private blocked = false;
+  private usage: ChatUsage | null = null;
+  private usageSent = false;
+
+  constructor(
+    private readonly model: string,
+    meta: ChatMeta = {},
+  ) {
+    this.id = meta.id ?? `chatcmpl-${Math.random().toString(36).slice(2, 14)}`;
+    this.created = meta.created ?? nowSeconds();
+  }
+
+  /** The last usage seen, for metering. */
+  get lastUsage(): ChatUsage | null {
+    return this.usage;
+  }
+
+  push(event: GeminiResponse): ChatChunk[] {
+    if (event.usageMetadata) this.usage = chatUsageOf(event.usageMetadata);
+    const out: ChatChunk[] = [];
+    const candidates = event.candidates ?? [];
+    if (candidates.length === 0 && event.promptFeedback?.blockReason && !this.blocked) {
+      this.blocked = true;
+      this.finished.add(0);
+      out.push(this.chunk(0, {}, 'content_filter'));
+    }
+    candidates.forEach((cand, i) => out.push(...this.candidate(cand.index ?? i, cand)));
+    if (this.finished.size > 0 && [...this.callCounts.keys()].every((i) => this.finished.has(i))) out.push(...this.finish());
+    return out;
+  }
+
+  /** End of the upstream body: the usage chunk if it has not gone out (a stream cut before its finish). */
+  finish(): ChatChunk[] {
+    if (this.usageSent || !this.usage) return [];
+    this.usageSent = true;
+    return [{ id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [], usage: this.usage }];
+  }
+
+  private candidate(index: number, cand: GeminiCandidate): ChatChunk[] {
+    let calls = this.callCounts.get(index) ?? 0;
+    const delta: ChatChunk['choices'][number]['delta'] = {};
+    for (const part of cand.content?.parts ?? []) {
+      if (part.functionCall) {
+        const fc = part.functionCall;
+        (delta.tool_calls ??= []).push({
+          index: calls,
+          id: fc.id ?? (index === 0 ? `call_${calls}` : `call_${index}_${calls}`),
+          type: 'function',
+          function: { name: fc.name, arguments: JSON.stringify(fc.args ?? {}) },
+        });
+        calls++;
+      } else if (typeof part.text === 'string' && part.text !== '') {
+        if (part.thought) delta.reasoning_content = (delta.reasoning_content ?? '') + part.text;
+        else delta.content = (delta.content ?? '') + part.text;
+      }
+    }
+    this.callCounts.set(index, calls);
+    const out: ChatChunk[] = [];
+    if (Object.keys(delta).length > 0) out.push(this.chunk(index, delta, null));
+    if (cand.finishReason && !this.finished.has(index)) {
+      this.finished.add(index);
+      out.push(this.chunk(index, {}, finishOf(cand.finishReason, calls > 0) ?? 'stop'));
+    }
+    return out;
+  }
+
+  private chunk(index: number, delta: ChatChunk['choices'][number]['delta'], finish: FinishReason | null): ChatChunk {
+    if (!this.started.has(index)) {
+      this.started.add(index);
+      delta = { role: 'assistant', ...delta };
+    }
+    return { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index, delta, finish_reason: finish }] };
+  }
+}
+
+/** One SSE data payload as a Gemini event; null for a payload that is not a JSON object (a cut-off last event). */
+export function parseGeminiEvent(data: string): GeminiResponse | null {
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as GeminiResponse) : null;
+  } catch {
+    return null;
+  }
+}

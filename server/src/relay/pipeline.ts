@@ -15,6 +15,7 @@ import { parseOpenAIError } from './formats/openai/errors.js';
 import { reportChannelFailure } from './health.js';
 import { providerFor } from './providers/index.js';
 import { deliverBinary, deliverJson, deliverStream, type Delivery } from './respond.js';
+import type { BufferedResponse } from './upstream.js';
 import type { ClientCall } from './types.js';
 
 /*
@@ -92,14 +93,15 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
     tokenUnlimited: !caller.token || Boolean(caller.token.unlimited_quota),
     amount: trusted(caller, estimate) ? 0 : estimate,
   };
-  await reserve(ctx, reservation);
+  if (reservation.amount > 0) await reserve(ctx, reservation);
 
-  const abort = new AbortController();
+  // The current attempt's way to stop its upstream call when the client goes away.
+  let cancel: (() => void) | null = null;
   let clientGone = false;
   const onClose = () => {
     if (!reply.raw.writableFinished) {
       clientGone = true;
-      abort.abort();
+      cancel?.();
     }
   };
   reply.raw.on('close', onClose);
@@ -108,6 +110,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   const tried = new Set<number>();
   const attempts = pinned ? 1 : Math.max(0, ctx.options.get('RetryTimes')) + 1;
   const { breaker } = ctx.relay;
+  // Answers read whole (everything but streams and speech) go through the upstream client's cheaper buffered path.
+  const buffered = !call.stream && call.mode !== 'speech';
   let lastError: RelayError | null = null;
   try {
     for (let attempt = 0; attempt < attempts && !clientGone; attempt++) {
@@ -122,9 +126,17 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       const upstreamModel = channel.modelMapping[call.model] || call.model;
       const req = provider.build({ call, channel, upstreamModel, key: channel.key.trim() });
-      let res: Dispatcher.ResponseData;
+      let res: Dispatcher.ResponseData | BufferedResponse;
       try {
-        res = await ctx.relay.upstream.send(req, abort.signal);
+        if (buffered) {
+          const pending = ctx.relay.upstream.fetch(req);
+          cancel = () => pending.cancel();
+          res = await pending.head;
+        } else {
+          const abort = new AbortController();
+          cancel = () => abort.abort();
+          res = await ctx.relay.upstream.send(req, abort.signal);
+        }
       } catch {
         if (clientGone) break;
         lastError = unreachableUpstream();
@@ -133,7 +145,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         continue;
       }
       if (res.statusCode < 200 || res.statusCode >= 300) {
-        const text = await res.body.text().catch(() => '');
+        const text = await errorText(res);
         const parsed = parseOpenAIError(res.statusCode, text);
         const status = mapStatus(channel, res.statusCode);
         lastError = upstreamError(status, parsed.message, parsed.code || `upstream_${res.statusCode}`, parsed.type);
@@ -160,10 +172,24 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   throw lastError;
 }
 
-function deliver(call: ClientCall, res: Dispatcher.ResponseData, reply: FastifyReply, clientGone: () => boolean): Promise<Delivery> {
-  if (call.stream) return deliverStream(call, res, reply, clientGone);
-  if (call.mode === 'speech') return deliverBinary(call, res, reply, clientGone);
-  return deliverJson(call, res, reply);
+function deliver(call: ClientCall, res: Dispatcher.ResponseData | BufferedResponse, reply: FastifyReply, clientGone: () => boolean): Promise<Delivery> {
+  if ('body' in res && typeof res.body === 'function') return deliverJson(call, res as BufferedResponse, reply);
+  const streamed = res as Dispatcher.ResponseData;
+  if (call.stream) return deliverStream(call, streamed, reply, clientGone);
+  return deliverBinary(call, streamed, reply, clientGone);
+}
+
+const utf8 = new TextDecoder();
+
+/** The body of a failed answer as text ('' when it cannot be read), decoded as undici's body.text() does. */
+function errorText(res: Dispatcher.ResponseData | BufferedResponse): Promise<string> {
+  if (typeof res.body === 'function') {
+    return res.body().then(
+      (b) => utf8.decode(b),
+      () => '',
+    );
+  }
+  return res.body.text().catch(() => '');
 }
 
 function refund(ctx: AppContext, reservation: Reservation): void {
@@ -187,23 +213,25 @@ function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
   const nothing = usage.promptTokens + usage.completionTokens === 0 && o.pricing.kind === 'ratio';
   const cost = nothing ? 0 : costOf(o.pricing, usage);
   const tokenName = input.playground ? `playground-${caller.group}` : (caller.token?.name ?? '');
-  const other: Record<string, unknown> = {
-    ...pricingLogFields(o.pricing),
-    frt: o.delivery.firstTokenAt ? o.delivery.firstTokenAt - o.startedAt : -1,
-    admin_info: { use_channel: o.chain },
-  };
+  // pricingLogFields gives a fresh object: the rest of `other` is added to it in place (same keys, same order).
+  const other = pricingLogFields(o.pricing) as Record<string, unknown>;
+  other.frt = o.delivery.firstTokenAt ? o.delivery.firstTokenAt - o.startedAt : -1;
+  other.admin_info = { use_channel: o.chain };
   if (usage.cachedTokens) other.cache_tokens = usage.cachedTokens;
   if (o.upstreamModel !== call.model) {
     other.is_model_mapped = true;
     other.upstream_model_name = o.upstreamModel;
   }
-  const notes = [pricingLogText(o.pricing), o.delivery.note, nothing ? '（可能是上游超时）' : ''].filter(Boolean);
+  let content = pricingLogText(o.pricing);
+  for (const note of [o.delivery.note, nothing ? '（可能是上游超时）' : '']) {
+    if (note) content = content ? `${content}，${note}` : note;
+  }
   const log: NewLog | null = ctx.options.get('LogConsumeEnabled')
     ? {
         user_id: caller.user.id,
         created_at: Math.floor(Date.now() / 1000),
         type: LOG_TYPE.CONSUME,
-        content: notes.join('，'),
+        content,
         username: caller.user.username,
         token_name: tokenName,
         model_name: call.model,

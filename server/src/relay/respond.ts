@@ -1,5 +1,7 @@
 import type { FastifyReply } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import type { BufferedResponse } from './upstream.js';
 import type { ClientCall, Usage } from './types.js';
 import { OpenAIStreamMeter } from './formats/openai/stream.js';
 import { completionText, usageFromJsonBytes } from './formats/openai/usage.js';
@@ -22,7 +24,7 @@ export interface Delivery {
 
 const PASS_HEADERS = ['content-type', 'openai-processing-ms', 'x-request-id'];
 
-function copyHeaders(res: Dispatcher.ResponseData): Record<string, string> {
+function copyHeaders(res: { headers: IncomingHttpHeaders }): Record<string, string> {
   const out: Record<string, string> = {};
   for (const name of PASS_HEADERS) {
     const v = res.headers[name];
@@ -112,8 +114,8 @@ export async function deliverStream(
 }
 
 /** JSON answers (chat, completions, embeddings, moderations, rerank, images, transcriptions). */
-export async function deliverJson(call: ClientCall, res: Dispatcher.ResponseData, reply: FastifyReply): Promise<Delivery & { body: Buffer }> {
-  const body = Buffer.from(await res.body.arrayBuffer());
+export async function deliverJson(call: ClientCall, res: BufferedResponse, reply: FastifyReply): Promise<Delivery & { body: Buffer }> {
+  const body = await res.body();
   const firstTokenAt = Date.now();
   reply.hijack();
   reply.raw.writeHead(res.statusCode, { ...copyHeaders(res), 'content-length': String(body.length) });

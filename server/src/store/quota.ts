@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewLog } from '../db/schema.js';
 
 /*
@@ -107,8 +107,55 @@ export async function applySettlements(db: Kysely<Database>, batch: Settlement[]
       await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${used}` }).where('id', '=', id).execute();
     }
     const logs = batch.map((s) => s.log).filter((l): l is NewLog => l !== null);
-    for (let i = 0; i < logs.length; i += 100) await trx.insertInto('logs').values(logs.slice(i, i + 100)).execute();
+    for (let i = 0; i < logs.length; i += 100) await insertLogs(db, trx, logs.slice(i, i + 100));
   });
+}
+
+/*
+ * Consume logs are inserted in chunks of up to 100 rows, all built alike: compiling such a statement is the same
+ * work every time. The SQL of each (database, columns, row count) is kept after one compile — and only when the
+ * parameters that compile produced are exactly the row values in order, so the cached SQL always means what a
+ * fresh compile would.
+ */
+const insertSqlCache = new WeakMap<Kysely<Database>, Map<string, string>>();
+
+function rowParameters(rows: NewLog[], columns: string[]): unknown[] | null {
+  const params: unknown[] = [];
+  for (const row of rows) {
+    const keys = Object.keys(row);
+    if (keys.length !== columns.length) return null;
+    for (let c = 0; c < columns.length; c++) {
+      if (keys[c] !== columns[c]) return null;
+      const v = (row as Record<string, unknown>)[columns[c]];
+      if (v === undefined || v === null || typeof v === 'object') return null;
+      params.push(v);
+    }
+  }
+  return params;
+}
+
+async function insertLogs(db: Kysely<Database>, trx: Transaction<Database>, rows: NewLog[]): Promise<void> {
+  const columns = Object.keys(rows[0]);
+  const params = rowParameters(rows, columns);
+  if (!params) {
+    await trx.insertInto('logs').values(rows).execute();
+    return;
+  }
+  let cache = insertSqlCache.get(db);
+  if (!cache) {
+    cache = new Map();
+    insertSqlCache.set(db, cache);
+  }
+  const key = `${rows.length}:${columns.join(',')}`;
+  const cached = cache.get(key);
+  if (cached !== undefined) {
+    await trx.executeQuery(CompiledQuery.raw(cached, params));
+    return;
+  }
+  const compiled = trx.insertInto('logs').values(rows).compile();
+  const same = compiled.parameters.length === params.length && compiled.parameters.every((p, i) => p === params[i]);
+  if (same && cache.size < 256) cache.set(key, compiled.sql);
+  await trx.executeQuery(compiled);
 }
 
 export async function userQuota(db: Db, id: number): Promise<number> {

@@ -1,4 +1,5 @@
 import type { Usage } from '../../types.js';
+import { lastObjectAfterKey } from '../json-bytes.js';
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
 
@@ -30,7 +31,8 @@ const hasCounts = (u: unknown): u is RawClaudeUsage =>
 
 /** The usage of a non-streamed Messages answer, or null when it has none. */
 export function claudeUsageFromJson(body: Buffer): Usage | null {
-  const fast = lastUsageObject(body);
+  // Anthropic writes usage last: read the object after the last "usage" key, else parse the whole body.
+  const fast = lastObjectAfterKey(body, 'usage');
   if (hasCounts(fast)) return relayUsageFromClaude(fast);
   try {
     const parsed = JSON.parse(body.toString('utf8')) as { usage?: unknown };
@@ -40,39 +42,3 @@ export function claudeUsageFromJson(body: Buffer): Usage | null {
   }
 }
 
-const USAGE_KEY = Buffer.from('"usage"');
-const isSpace = (c: number | undefined): boolean => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
-
-/**
- * Anthropic writes usage last, so the object after the last "usage" key is read without parsing the content before
- * it. When that guess fails (odd key order, "usage" inside a tool input), the caller parses the whole body.
- */
-function lastUsageObject(body: Buffer): unknown {
-  const at = body.lastIndexOf(USAGE_KEY);
-  if (at < 0) return null;
-  let i = at + USAGE_KEY.length;
-  while (isSpace(body[i])) i++;
-  if (body[i] !== 0x3a) return null; // ':'
-  i++;
-  while (isSpace(body[i])) i++;
-  if (body[i] !== 0x7b) return null; // '{'
-  const start = i;
-  let depth = 0;
-  let inString = false;
-  for (; i < body.length; i++) {
-    const c = body[i];
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b) depth++;
-    else if (c === 0x7d && --depth === 0) {
-      try {
-        return JSON.parse(body.subarray(start, i + 1).toString('utf8'));
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
-}

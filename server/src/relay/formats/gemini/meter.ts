@@ -1,6 +1,7 @@
 import { IncrementalCounter } from '../../tokenizer.js';
 import type { Usage } from '../../types.js';
 import type { GeminiResponse, GeminiUsageMetadata } from './types.js';
+import { lastObjectAfterKey } from '../json-bytes.js';
 
 /** Tokens added per function call on top of its text, as for OpenAI streams. */
 const TOKENS_PER_TOOL_CALL = 7;
@@ -29,35 +30,9 @@ export function usageFromMetadata(raw: unknown): Usage | null {
   return { promptTokens, completionTokens, cachedTokens: num(u.cachedContentTokenCount) };
 }
 
-/** The JSON object after the last occurrence of a key, braces matched outside strings; undefined when none. */
-function lastObjectAfter(body: Buffer, key: Buffer): unknown {
-  const at = body.lastIndexOf(key);
-  if (at < 0) return undefined;
-  const start = body.indexOf(0x7b, at + key.length); // '{'
-  if (start < 0) return undefined;
-  let depth = 0;
-  let inString = false;
-  for (let i = start; i < body.length; i++) {
-    const c = body[i];
-    if (inString) {
-      if (c === 0x5c) i++;
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b) depth++;
-    else if (c === 0x7d && --depth === 0) {
-      try {
-        return JSON.parse(body.subarray(start, i + 1).toString('utf8'));
-      } catch {
-        return undefined;
-      }
-    }
-  }
-  return undefined;
-}
-
 /** Usage of a non-streamed generateContent answer, without parsing the whole answer. */
 export function geminiUsageFromJson(body: Buffer): Usage | null {
-  return usageFromMetadata(lastObjectAfter(body, USAGE_KEY));
+  return usageFromMetadata(lastObjectAfterKey(body, 'usageMetadata'));
 }
 
 /**
@@ -106,7 +81,7 @@ export class GeminiStreamMeter {
   /** The last usage reported, or null when none came. */
   get usage(): Usage | null {
     if (this.parsedUsage === undefined) {
-      this.parsedUsage = this.lastUsageEvent ? usageFromMetadata(lastObjectAfter(this.lastUsageEvent, USAGE_KEY)) : null;
+      this.parsedUsage = this.lastUsageEvent ? usageFromMetadata(lastObjectAfterKey(this.lastUsageEvent, 'usageMetadata')) : null;
     }
     return this.parsedUsage;
   }

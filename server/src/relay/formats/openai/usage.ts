@@ -1,3 +1,4 @@
+import { lastObjectAfterKey } from '../json-bytes.js';
 import type { Usage } from '../../types.js';
 
 interface RawUsage {
@@ -49,38 +50,7 @@ export function completionText(body: Record<string, unknown>): { text: string; t
   return { text, toolCalls };
 }
 
-const USAGE_KEY = Buffer.from('"usage"');
-
-/**
- * The usage object of a JSON answer without parsing the whole answer: finds the last "usage" key and parses only the
- * object after it (braces matched outside strings). Null when there is none or it is not an object.
- */
+/** The usage object of a JSON answer without parsing the whole answer; null when there is none. */
 export function usageFromJsonBytes(body: Buffer): Usage | null {
-  const at = body.lastIndexOf(USAGE_KEY);
-  if (at < 0) return null;
-  let i = at + USAGE_KEY.length;
-  while (i < body.length && (body[i] === 0x20 || body[i] === 0x0a || body[i] === 0x0d || body[i] === 0x09)) i++;
-  if (body[i] !== 0x3a) return null; // ':'
-  i++;
-  while (i < body.length && (body[i] === 0x20 || body[i] === 0x0a || body[i] === 0x0d || body[i] === 0x09)) i++;
-  if (body[i] !== 0x7b) return null; // '{'
-  const start = i;
-  let depth = 0;
-  let inString = false;
-  for (; i < body.length; i++) {
-    const c = body[i];
-    if (inString) {
-      if (c === 0x5c) i++; // backslash: skip the escaped byte
-      else if (c === 0x22) inString = false;
-    } else if (c === 0x22) inString = true;
-    else if (c === 0x7b) depth++;
-    else if (c === 0x7d && --depth === 0) {
-      try {
-        return readUsage(JSON.parse(body.subarray(start, i + 1).toString('utf8')));
-      } catch {
-        return null;
-      }
-    }
-  }
-  return null;
+  return readUsage(lastObjectAfterKey(body, 'usage'));
 }

@@ -82,7 +82,6 @@ export const channelApi = {
   allModels: () => unwrap(api.get<unknown>('/api/channel/models')),
   fetchModels: (id: number, silent = false) =>
     unwrap(api.get<string[]>(`/api/channel/fetch_models/${id}`, undefined, { silent })),
-  groups: () => unwrap(api.get<string[]>('/api/group/')),
 };
 
 /**

@@ -27,7 +27,6 @@ export const userApi = {
   manage: (id: number, action: ManageAction) =>
     unwrap(api.post<{ status: number; role: number }>('/api/user/manage', { id, action })),
   /** All group names (admin). */
-  groups: () => unwrap(api.get<string[]>('/api/group/')),
 
   self: () => unwrap(api.get<UserDto>('/api/user/self')),
   updateSelf: (input: SelfUpdateInput) => unwrap(api.put('/api/user/self', input)),

@@ -16,7 +16,8 @@ import {
 } from './channelForm';
 import { ModelsField } from './ModelsField';
 import { TypeFields } from './TypeFields';
-import { useChannel, useGroupNames } from './useChannels';
+import { useChannel } from './useChannels';
+import { useGroupNames } from '../../components/GroupSelect';
 
 const TYPE_OPTIONS = CHANNEL_TYPES.map((info) => ({ value: info.value, label: info.name }));
 

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Form, Input, Select, Table, theme } from 'antd';
+import { Button, Card, Form, Input, Table, theme } from 'antd';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { CHANNEL_STATUS, channelTypeName } from '@switchyard/shared';
 import { channelApi, type ChannelDto } from '../../api/channel';
@@ -11,7 +11,8 @@ import { ChannelDrawer } from './ChannelDrawer';
 import { ChannelToolbar } from './ChannelToolbar';
 import { copyOf } from './channelForm';
 import { channelColumns, type ChannelRowActions } from './columns';
-import { useChannels, useGroupNames, type ChannelSearch } from './useChannels';
+import { useChannels, type ChannelSearch } from './useChannels';
+import { GroupSelect } from '../../components/GroupSelect';
 
 /** /channel, /channel/add (drawer open for a new channel) and /channel/edit/:id (drawer open on that channel). */
 export default function ChannelPage() {
@@ -27,7 +28,6 @@ export default function ChannelPage() {
   const [searchForm] = Form.useForm<ChannelSearch>();
   const [search, setSearch] = useState<ChannelSearch | null>(null);
   const { items, loading, pagination, idSort, setIdSort, setPage, patch, refresh } = useChannels(search);
-  const groups = useGroupNames();
   const [selected, setSelected] = useState<number[]>([]);
   const [testing, setTesting] = useState<ReadonlySet<number>>(new Set());
   const [balancing, setBalancing] = useState<ReadonlySet<number>>(new Set());
@@ -150,14 +150,7 @@ export default function ChannelPage() {
           <Input allowClear placeholder={t('搜索渠道的 ID，名称和密钥 ...')} style={{ width: 280 }} />
         </Form.Item>
         <Form.Item name="group" label={t('分组')}>
-          <Select
-            allowClear
-            showSearch
-            placeholder={t('选择分组')}
-            style={{ width: 160 }}
-            loading={groups.isLoading}
-            options={(groups.data ?? []).map((g) => ({ label: g, value: g }))}
-          />
+          <GroupSelect width={160} />
         </Form.Item>
         <Form.Item name="model" label={t('模型')}>
           <Input allowClear placeholder={t('模型关键字')} style={{ width: 200 }} />

@@ -42,10 +42,6 @@ export function useChannels(search: ChannelSearch | null) {
   return { ...list, idSort, setIdSort };
 }
 
-/** All group names (admin). */
-export function useGroupNames() {
-  return useQuery({ queryKey: ['group-names'], queryFn: channelApi.groups });
-}
 
 /** GET /api/channel/models may list names or OpenAI-style model objects; the console needs names. */
 function modelNames(data: unknown): string[] {

@@ -6,7 +6,8 @@ import { useQuotaDisplay } from '../../app/status';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { AddQuotaModal } from './AddQuotaModal';
-import { useGroupNames, useUser } from './useUsers';
+import { useUser } from './useUsers';
+import { useGroupNames } from '../../components/GroupSelect';
 
 interface EditUserValues {
   username: string;

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Drawer, Form, Input, Select, Space, Table } from 'antd';
+import { Button, Card, Drawer, Form, Input, Space, Table } from 'antd';
 import type { UserDto } from '@switchyard/shared';
 import { userApi } from '../../api/user';
 import { useQuotaDisplay } from '../../app/status';
@@ -8,7 +8,8 @@ import { notify } from '../../lib/notify';
 import { AddUserDrawer } from './AddUserDrawer';
 import { userColumns, type UserRowActions } from './columns';
 import { EditUserForm } from './EditUserForm';
-import { useGroupNames, useUsers, type UserSearch } from './useUsers';
+import { useUsers, type UserSearch } from './useUsers';
+import { GroupSelect } from '../../components/GroupSelect';
 
 export default function UserPage() {
   return (
@@ -21,7 +22,6 @@ function UserPageBody() {
   const [searchForm] = Form.useForm<UserSearch>();
   const [search, setSearch] = useState<UserSearch | null>(null);
   const { items, loading, pagination, setPage, patch, refresh } = useUsers(search);
-  const groups = useGroupNames();
   const [adding, setAdding] = useState(false);
   const [editing, setEditing] = useState<UserDto | null>(null);
 
@@ -60,14 +60,7 @@ function UserPageBody() {
           <Input allowClear placeholder={t('搜索用户的 ID，用户名，显示名称，以及邮箱地址 ...')} style={{ width: 320 }} />
         </Form.Item>
         <Form.Item name="group" label={t('分组')}>
-          <Select
-            allowClear
-            showSearch
-            placeholder={t('选择分组')}
-            style={{ width: 180 }}
-            loading={groups.isLoading}
-            options={(groups.data ?? []).map((g) => ({ label: g, value: g }))}
-          />
+          <GroupSelect width={180} />
         </Form.Item>
         <Form.Item>
           <Space>

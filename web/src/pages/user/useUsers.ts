@@ -17,10 +17,6 @@ export function useUsers(search: UserSearch | null) {
   });
 }
 
-/** All group names (admin). */
-export function useGroupNames() {
-  return useQuery({ queryKey: ['group-names'], queryFn: userApi.groups });
-}
 
 export function useUser(id: number) {
   return useQuery({ queryKey: ['user', id], queryFn: () => userApi.get(id), gcTime: 0 });

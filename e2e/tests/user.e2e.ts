@@ -29,6 +29,14 @@ describe('user management', () => {
     await page.getByText('用户信息更新成功！').first().waitFor();
     await page.getByRole('row').filter({ hasText: 'Dora Explorer' }).waitFor();
 
+    // Search by group through the labelled group select.
+    await page.getByLabel('分组').click();
+    await page.getByTitle('default').first().click();
+    const search = page.waitForRequest((r) => r.url().includes('/api/user/search') && r.url().includes('group=default'));
+    await page.getByRole('button', { name: '查询' }).click();
+    await search;
+    await page.getByRole('row').filter({ hasText: 'dora' }).waitFor();
+
     await page.getByRole('row').filter({ hasText: 'dora' }).getByRole('button', { name: '禁用' }).click();
     await page.getByRole('row').filter({ hasText: 'dora' }).getByText('已封禁').waitFor();
     await context.close();

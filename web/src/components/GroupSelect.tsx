@@ -1,4 +1,4 @@
-import { Select } from 'antd';
+import { Select, type SelectProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { groupApi } from '../api/group';
 import { t } from '../lib/i18n';
@@ -8,19 +8,21 @@ export function useGroupNames() {
   return useQuery({ queryKey: ['group-names'], queryFn: groupApi.names });
 }
 
-/** A clearable, searchable single group choice for search forms (use inside a Form.Item). */
-export function GroupSelect(props: { value?: string; onChange?: (v: string | undefined) => void; width?: number }) {
+/**
+ * A clearable, searchable single group choice for search forms. Use inside a Form.Item: the props it injects (id,
+ * value, onChange) pass through, so the label stays attached to the input.
+ */
+export function GroupSelect({ width = 180, ...rest }: SelectProps<string> & { width?: number }) {
   const groups = useGroupNames();
   return (
-    <Select
+    <Select<string>
       allowClear
       showSearch
       placeholder={t('选择分组')}
-      style={{ width: props.width ?? 180 }}
+      style={{ width }}
       loading={groups.isLoading}
       options={(groups.data ?? []).map((g) => ({ label: g, value: g }))}
-      value={props.value}
-      onChange={props.onChange}
+      {...rest}
     />
   );
 }

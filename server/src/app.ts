@@ -17,7 +17,7 @@ import { AppError } from './lib/errors.js';
 import { consoleRoutes } from './console/index.js';
 import { AuthCache } from './cache/auth-cache.js';
 import { createRelayServices } from './relay/services.js';
-import { relayRoutes, sendError } from './relay/routes.js';
+import { relayRoutes, sendError } from './relay/routes/index.js';
 import { RelayError } from './relay/errors.js';
 
 declare module 'fastify' {
@@ -136,7 +136,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     if (url.startsWith('/v1') || url.startsWith('/pg/')) {
-      return sendError(reply, new RelayError(404, `Invalid URL (${request.method} ${url})`, 'invalid_url', 'invalid_request_error'));
+      const format = url.startsWith('/v1beta') ? 'gemini' : 'openai';
+      return sendError(reply, new RelayError(404, `Invalid URL (${request.method} ${url})`, 'invalid_url', 'invalid_request_error'), format);
     }
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/')) {
       return reply.status(404).send(consoleErrorBody(`Invalid URL (${request.method} ${url})`));

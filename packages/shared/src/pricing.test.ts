@@ -15,6 +15,11 @@ describe('quota formulas', () => {
       Math.round((600 + 200) * 1.25),
     );
   });
+  it('charges Claude cache reads and writes at their own ratios (both are parts of the prompt)', () => {
+    const claude = { modelRatio: 1.5, completionRatio: 5, groupRatio: 1, cacheRatio: 0.1, cacheCreationRatio: 1.25 };
+    // 100 plain input + 2000 read + 1000 written, 50 out: (100 + 200 + 1250 + 250) x 1.5 = 2700
+    expect(quotaForTokens({ promptTokens: 3100, completionTokens: 50, cachedTokens: 2000, cacheCreationTokens: 1000 }, claude)).toBe(2700);
+  });
   it('rounds half away from zero once', () => {
     expect(roundQuota(2.5)).toBe(3);
     expect(roundQuota(2.4999)).toBe(2);

@@ -9,6 +9,8 @@ export interface RatioPrice {
   groupRatio: number;
   /** Share of the model ratio charged for prompt tokens served from the provider's cache (1 = full price). */
   cacheRatio: number;
+  /** Share charged for prompt tokens written to the provider's cache (Claude: 1.25); 1 when absent. */
+  cacheCreationRatio?: number;
 }
 
 export interface TokenCounts {
@@ -16,6 +18,8 @@ export interface TokenCounts {
   completionTokens: number;
   /** Part of promptTokens served from cache. */
   cachedTokens?: number;
+  /** Part of promptTokens written to the cache. */
+  cacheCreationTokens?: number;
 }
 
 /** Half away from zero, to an integer: the only rounding of money. */
@@ -23,10 +27,15 @@ export function roundQuota(x: number): number {
   return Math.sign(x) * Math.round(Math.abs(x));
 }
 
-/** Ratio mode: round((prompt - cached + cached x cacheRatio + completion x completionRatio) x modelRatio x groupRatio). */
+/**
+ * Ratio mode: round((prompt - cached - created + cached x cacheRatio + created x cacheCreationRatio
+ * + completion x completionRatio) x modelRatio x groupRatio), where cached and created are parts of the prompt.
+ */
 export function quotaForTokens(t: TokenCounts, p: RatioPrice): number {
   const cached = Math.min(t.cachedTokens ?? 0, t.promptTokens);
-  const weighted = t.promptTokens - cached + cached * p.cacheRatio + t.completionTokens * p.completionRatio;
+  const created = Math.min(t.cacheCreationTokens ?? 0, t.promptTokens - cached);
+  const plain = t.promptTokens - cached - created;
+  const weighted = plain + cached * p.cacheRatio + created * (p.cacheCreationRatio ?? 1) + t.completionTokens * p.completionRatio;
   const quota = roundQuota(weighted * p.modelRatio * p.groupRatio);
   // A non-free model never bills a real call at zero.
   if (quota === 0 && p.modelRatio * p.groupRatio > 0 && t.promptTokens + t.completionTokens > 0) return 1;

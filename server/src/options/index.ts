@@ -66,3 +66,11 @@ export class Options {
     else this.warn(`option ${key} has an unusable stored value (${parsed.message}); using the default`);
   }
 }
+
+/** What code that only reads settings needs (conversions, providers). */
+export type OptionReader = Pick<Options, 'get'>;
+
+/** The built-in values, for code run outside an app (pure tests). */
+export const DEFAULT_OPTIONS: OptionReader = {
+  get: (key) => OPTION_DEFAULTS[key],
+};

@@ -16,14 +16,26 @@ export interface Caller {
 
 const deny = (status: number, message: string, code: string) => new RelayError(status, message, code);
 
-/** The key as the client sent it: Authorization Bearer (also the raw header value), minus "sk-". */
+/** The first non-empty string header among names. */
+function header(request: FastifyRequest, ...names: string[]): string {
+  for (const name of names) {
+    const v = request.headers[name];
+    if (typeof v === 'string' && v.trim()) return v.trim();
+  }
+  return '';
+}
+
+/**
+ * The key as the client sent it, minus "sk-": Authorization Bearer (OpenAI, and current Anthropic SDKs), x-api-key
+ * (Anthropic), x-goog-api-key or ?key= (Gemini), mj-api-secret (Midjourney proxies).
+ */
 export function presentedKey(request: FastifyRequest): string {
-  const auth = request.headers.authorization;
-  let key = typeof auth === 'string' ? auth.trim() : '';
+  let key = header(request, 'authorization');
   if (key.toLowerCase().startsWith('bearer ')) key = key.slice(7).trim();
-  if (!key || key === 'midjourney-proxy') {
-    const mj = request.headers['mj-api-secret'];
-    if (typeof mj === 'string') key = mj.trim();
+  if (!key || key === 'midjourney-proxy') key = header(request, 'x-api-key', 'x-goog-api-key', 'mj-api-secret');
+  if (!key) {
+    const q = (request.query as { key?: unknown } | undefined)?.key;
+    if (typeof q === 'string') key = q.trim();
   }
   return key.startsWith('sk-') ? key.slice(3) : key;
 }

@@ -35,6 +35,22 @@ function builtinCompletionRatio(model: string): number {
   return 1;
 }
 
+/** Built-in cache-read ratios by model family (providers' published discounts), used when CacheRatio has no entry. */
+function builtinCacheRatio(model: string): number {
+  const m = model.toLowerCase();
+  if (m.startsWith('claude')) return 0.1;
+  if (m.startsWith('gpt-4o') || m.startsWith('gpt-4.1') || m.startsWith('gpt-4.5') || m === 'gpt-4' || /^o\d/.test(m)) return 0.5;
+  if (m.startsWith('gpt-5')) return 0.1;
+  if (m.startsWith('deepseek')) return 0.25;
+  if (m.startsWith('gemini-2.5') || m.startsWith('gemini-3')) return 0.25;
+  return 1;
+}
+
+/** Cache writes cost extra only on Claude (1.25x the input price for the default five-minute cache). */
+function builtinCacheCreationRatio(model: string): number {
+  return model.toLowerCase().startsWith('claude') ? 1.25 : 1;
+}
+
 /** gpt-4-gizmo-xyz is priced as gpt-4-gizmo-* (the wildcard key of the tables). */
 function tableKey(table: Record<string, number>, model: string): string | undefined {
   if (Object.hasOwn(table, model)) return model;
@@ -71,7 +87,8 @@ export function pricingFor(options: Options, model: string, group: string): Pric
     modelRatio,
     groupRatio: gr,
     completionRatio: completionKey !== undefined ? completion[completionKey] : builtinCompletionRatio(model),
-    cacheRatio: Object.hasOwn(cache, model) ? cache[model] : 1,
+    cacheRatio: Object.hasOwn(cache, model) ? cache[model] : builtinCacheRatio(model),
+    cacheCreationRatio: builtinCacheCreationRatio(model),
   };
 }
 

@@ -1,13 +1,14 @@
 import { Response as UndiciResponse, type FormData } from 'undici';
 import type { ClientCall, Mode } from './types.js';
 import { RelayError } from './errors.js';
+import { canonicalOf } from './formats/index.js';
 
 /*
  * Turns a client's OpenAI-format request into a ClientCall: the body is parsed once, checked for what the mode
  * needs, and kept as raw bytes so an unchanged body is forwarded as it came.
  */
 
-const bad = (message: string, code = 'invalid_request_error') => new RelayError(400, message, code, 'invalid_request_error');
+export const bad = (message: string, code = 'invalid_request_error') => new RelayError(400, message, code, 'invalid_request_error');
 
 /** Model assumed when the client names none. */
 const DEFAULT_MODEL: Partial<Record<Mode, string>> = {
@@ -33,11 +34,12 @@ function isMissing(v: unknown): boolean {
   return v === undefined || v === null || v === '' || (Array.isArray(v) && v.length === 0);
 }
 
-function positiveInt(v: unknown): number {
+export function positiveInt(v: unknown): number {
   return typeof v === 'number' && Number.isInteger(v) && v > 0 ? v : 0;
 }
 
-export function parseJsonCall(mode: Mode, raw: Buffer | undefined): ClientCall {
+/** The body as a JSON object, or a 400 that says what is wrong with it. */
+export function parseJsonObject(raw: Buffer | undefined): Record<string, unknown> {
   if (!raw || raw.length === 0) throw bad('请求体为空');
   let json: unknown;
   try {
@@ -46,7 +48,11 @@ export function parseJsonCall(mode: Mode, raw: Buffer | undefined): ClientCall {
     throw bad('请求体不是合法的 JSON');
   }
   if (!json || typeof json !== 'object' || Array.isArray(json)) throw bad('请求体必须是 JSON 对象');
-  const body = json as Record<string, unknown>;
+  return json as Record<string, unknown>;
+}
+
+export function parseJsonCall(mode: Mode, raw: Buffer | undefined): ClientCall {
+  const body = parseJsonObject(raw);
   if (body.model !== undefined && typeof body.model !== 'string') throw bad('model 必须是字符串');
   const model = (body.model as string | undefined)?.trim() || DEFAULT_MODEL[mode] || '';
   if (!model) throw bad('未指定模型名称，模型名称不能为空', 'model_required');
@@ -108,7 +114,7 @@ function textLength(v: unknown): number {
  * a flat amount per image. The charge itself uses the upstream's usage or an exact count.
  */
 export function estimatePromptTokens(call: ClientCall): number {
-  const b = call.json;
+  const b = call.format === 'openai' ? call.json : canonicalOf(call);
   if (!b) return 0;
   let chars = 0;
   switch (call.mode) {

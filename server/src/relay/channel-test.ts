@@ -1,7 +1,8 @@
 import type { RoutedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
-import { parseOpenAIError } from './formats/openai/errors.js';
-import { providerFor } from './providers/index.js';
+import { prepareAttempt } from './attempt.js';
+import { RelayError } from './errors.js';
+import { providerFor, wireCodec } from './providers/index.js';
 import type { ClientCall } from './types.js';
 
 export interface ChannelTestResult {
@@ -35,16 +36,18 @@ export async function testChannel(ctx: AppContext, channel: RoutedChannel, model
   const call = testCall(model);
   const upstreamModel = channel.modelMapping[model] || model;
   const provider = providerFor(channel.type);
-  if (!provider.supports(call.mode)) return { success: false, message: '该渠道不支持测试此模型', timeMs: 0 };
-  const req = provider.build({ call, channel, upstreamModel, key: channel.key.trim() });
+  if (!provider.supports(call.mode, channel)) return { success: false, message: '该渠道不支持测试此模型', timeMs: 0 };
   const started = Date.now();
   const timeout = AbortSignal.timeout(60_000);
   try {
+    const up = prepareAttempt(provider, { call, channel, upstreamModel, key: channel.key.trim(), options: ctx.options });
+    const req = await provider.build(up);
     const res = await ctx.relay.upstream.send(req, timeout);
     const text = await res.body.text();
     const timeMs = Date.now() - started;
     if (res.statusCode < 200 || res.statusCode >= 300) {
-      return { success: false, message: parseOpenAIError(res.statusCode, text).message, timeMs };
+      const parsed = provider.parseError?.(res.statusCode, text, res.headers) ?? wireCodec(up.wire).parseError(res.statusCode, text);
+      return { success: false, message: parsed.message, timeMs };
     }
     try {
       JSON.parse(text);
@@ -53,6 +56,7 @@ export async function testChannel(ctx: AppContext, channel: RoutedChannel, model
     }
     return { success: true, message: '', timeMs };
   } catch (err) {
+    if (err instanceof RelayError) return { success: false, message: err.message, timeMs: Date.now() - started };
     const timedOut = (err as Error).name === 'TimeoutError';
     return { success: false, message: timedOut ? '测试超时' : '请求上游地址失败', timeMs: Date.now() - started };
   }

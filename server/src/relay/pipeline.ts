@@ -11,12 +11,13 @@ import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLogFields, pri
 import { estimatePromptTokens } from './calls.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
 import { RelayError, unreachableUpstream, upstreamError } from './errors.js';
-import { parseOpenAIError } from './formats/openai/errors.js';
+import { prepareAttempt } from './attempt.js';
+import { clientFormat } from './formats/index.js';
 import { reportChannelFailure } from './health.js';
-import { providerFor } from './providers/index.js';
-import { deliverBinary, deliverJson, deliverStream, type Delivery } from './respond.js';
+import { providerFor, wireCodec } from './providers/index.js';
+import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery } from './respond.js';
 import type { BufferedResponse } from './upstream.js';
-import type { ClientCall } from './types.js';
+import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
 
 /*
  * One relay call: price it, reserve its estimate, try channels until one answers (retrying only before any byte
@@ -120,12 +121,22 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       tried.add(channel.id);
       chain.push(channel.id);
       const provider = providerFor(channel.type);
-      if (!provider.supports(call.mode)) {
+      if (!provider.supports(call.mode, channel)) {
         lastError = new RelayError(400, `渠道不支持此接口`, 'unsupported_mode');
         continue;
       }
-      const upstreamModel = channel.modelMapping[call.model] || call.model;
-      const req = provider.build({ call, channel, upstreamModel, key: channel.key.trim() });
+      const attempt: Attempt = { call, channel, upstreamModel: channel.modelMapping[call.model] || call.model, key: channel.key.trim(), options: ctx.options };
+      const up = prepareAttempt(provider, attempt);
+      let req: UpstreamRequest;
+      try {
+        req = await provider.build(up);
+      } catch (err) {
+        // A channel that cannot build its call (malformed key, no access token) fails like an unreachable one.
+        if (err instanceof RelayError && err.local) throw err;
+        lastError = err instanceof RelayError ? err : unreachableUpstream();
+        breaker.failure(channel.id);
+        continue;
+      }
       let res: Dispatcher.ResponseData | BufferedResponse;
       try {
         if (buffered) {
@@ -146,7 +157,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       if (res.statusCode < 200 || res.statusCode >= 300) {
         const text = await errorText(res);
-        const parsed = parseOpenAIError(res.statusCode, text);
+        const parsed = provider.parseError?.(res.statusCode, text, res.headers) ?? wireCodec(up.wire).parseError(res.statusCode, text);
         const status = mapStatus(channel, res.statusCode);
         lastError = upstreamError(status, parsed.message, parsed.code || `upstream_${res.statusCode}`, parsed.type);
         if (shouldRetry(status)) breaker.failure(channel.id);
@@ -155,8 +166,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         continue;
       }
       breaker.success(channel.id);
-      const delivery = await deliver(call, res, reply, () => clientGone);
-      settle(ctx, input, { pricing, reservation, channel, chain, delivery, startedAt, upstreamModel });
+      const delivery = await deliver(provider, up, res, reply, () => clientGone);
+      settle(ctx, input, { pricing, reservation, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
       return;
     }
   } catch (err) {
@@ -172,11 +183,32 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   throw lastError;
 }
 
-function deliver(call: ClientCall, res: Dispatcher.ResponseData | BufferedResponse, reply: FastifyReply, clientGone: () => boolean): Promise<Delivery> {
-  if ('body' in res && typeof res.body === 'function') return deliverJson(call, res as BufferedResponse, reply);
+function deliver(
+  provider: Provider,
+  up: UpstreamCall,
+  res: Dispatcher.ResponseData | BufferedResponse,
+  reply: FastifyReply,
+  clientGone: () => boolean,
+): Promise<Delivery> {
+  const { call } = up;
+  const client = clientFormat(call.format);
+  const passthrough = up.converted === null;
+  if ('body' in res && typeof res.body === 'function') {
+    const buffered = res as BufferedResponse;
+    if (passthrough) return deliverJson(call, buffered, reply, (body) => client.usageFromJson(body, call));
+    const codec = wireCodec(up.wire);
+    return deliverConvertedJson(call, buffered, reply, { decode: (body) => codec.decode(body, up), encode: (answer) => client.fromCanonical(answer, call) });
+  }
   const streamed = res as Dispatcher.ResponseData;
-  if (call.stream) return deliverStream(call, streamed, reply, clientGone);
-  return deliverBinary(call, streamed, reply, clientGone);
+  if (!call.stream) return deliverBinary(call, streamed, reply, clientGone);
+  const adapt = provider.streamAdapter?.(up);
+  if (passthrough) return deliverStream(call, streamed, reply, clientGone, client.streamMeter(call), adapt);
+  const codec = {
+    decoder: wireCodec(up.wire).streamDecoder(up),
+    encoder: client.streamEncoder(call, estimatePromptTokens(call)),
+    adapt,
+  };
+  return deliverConvertedStream(call, streamed, reply, clientGone, codec);
 }
 
 const utf8 = new TextDecoder();
@@ -218,6 +250,10 @@ function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
   other.frt = o.delivery.firstTokenAt ? o.delivery.firstTokenAt - o.startedAt : -1;
   other.admin_info = { use_channel: o.chain };
   if (usage.cachedTokens) other.cache_tokens = usage.cachedTokens;
+  if (usage.cacheCreationTokens && o.pricing.kind === 'ratio') {
+    other.cache_creation_tokens = usage.cacheCreationTokens;
+    other.cache_creation_ratio = o.pricing.cacheCreationRatio ?? 1;
+  }
   if (o.upstreamModel !== call.model) {
     other.is_model_mapped = true;
     other.upstream_model_name = o.upstreamModel;

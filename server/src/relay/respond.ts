@@ -1,11 +1,19 @@
 import type { FastifyReply } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
+import { upstreamError } from './errors.js';
+import type { ChunkEncoder, StreamMeter } from './formats/client.js';
+import { canonicalOf } from './formats/index.js';
+import type { ChatChunk, ChatUsage } from './formats/openai/chat.js';
+import { completionText, readUsage } from './formats/openai/usage.js';
+import { countChatPromptTokens, countInputTokens, countTextTokens, IncrementalCounter } from './tokenizer.js';
 import type { BufferedResponse } from './upstream.js';
-import type { ClientCall, Usage } from './types.js';
-import { OpenAIStreamMeter } from './formats/openai/stream.js';
-import { completionText, usageFromJsonBytes } from './formats/openai/usage.js';
-import { countChatPromptTokens, countInputTokens, countTextTokens } from './tokenizer.js';
+import type { ChunkDecoder, ClientCall, Usage } from './types.js';
+
+/** Tokens added per tool call on top of its text (the established gateway's estimate). */
+const TOKENS_PER_TOOL_CALL = 7;
+
+const usageOfChat = (u: ChatUsage): Usage => readUsage(u) ?? { promptTokens: 0, completionTokens: 0, cachedTokens: 0 };
 
 /*
  * Delivering a successful upstream answer to the client while measuring it. Streams are written through as
@@ -33,9 +41,9 @@ function copyHeaders(res: { headers: IncomingHttpHeaders }): Record<string, stri
   return out;
 }
 
-/** Prompt tokens counted here, for answers that came without usage. */
+/** Prompt tokens counted here, for answers that came without usage (on the canonical request). */
 export function countPromptTokens(call: ClientCall): number {
-  const b = call.json;
+  const b = call.format === 'openai' ? call.json : canonicalOf(call);
   if (!b) return 0;
   switch (call.mode) {
     case 'chat':
@@ -67,30 +75,34 @@ function waitDrain(reply: FastifyReply): Promise<void> {
   });
 }
 
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-cache',
+  connection: 'keep-alive',
+  'x-accel-buffering': 'no',
+};
+
+const CUT_NOTE = '上游中断，按已生成内容计费';
+const UNREPORTED_NOTE = '上游未返回用量，本地计算';
+const GONE_NOTE = '客户端断开，按已生成内容计费';
+
+/** A same-format stream: bytes go through as events complete (adapted from the transport's framing if needed). */
 export async function deliverStream(
   call: ClientCall,
   res: Dispatcher.ResponseData,
   reply: FastifyReply,
   clientGone: () => boolean,
+  meter: StreamMeter,
+  adapt?: (chunk: Buffer) => Buffer,
 ): Promise<Delivery> {
-  const meter = new OpenAIStreamMeter(call.model, !call.clientWantsStreamUsage);
   reply.hijack();
-  reply.raw.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache',
-    connection: 'keep-alive',
-    'x-accel-buffering': 'no',
-  });
+  reply.raw.writeHead(200, SSE_HEADERS);
   let cut = false;
   try {
     for await (const chunk of res.body) {
       if (clientGone()) break;
-      const out = meter.push(chunk as Buffer);
+      const out = meter.push(adapt ? adapt(chunk as Buffer) : (chunk as Buffer));
       if (out.length > 0 && !reply.raw.write(out)) await waitDrain(reply);
-    }
-    if (!clientGone()) {
-      const rest = meter.finish();
-      if (rest.length > 0) reply.raw.write(rest);
     }
   } catch {
     // The upstream went away or went silent past STREAMING_TIMEOUT; the client keeps what it got.
@@ -98,47 +110,183 @@ export async function deliverStream(
   }
   const completed = !clientGone();
   if (completed) {
-    if (!meter.sawDone) reply.raw.write('data: [DONE]\n\n');
-    reply.raw.end();
+    const rest = meter.finish();
+    reply.raw.end(rest.length > 0 ? rest : undefined);
   } else {
     res.body.destroy();
   }
-  const usage: Usage = meter.usage ?? {
-    promptTokens: countPromptTokens(call),
-    completionTokens: meter.counted(),
-    cachedTokens: 0,
-  };
+  let usage = meter.usage;
   let note = '';
-  if (!meter.usage) note = cut ? '上游中断，按已生成内容计费' : completed ? '上游未返回用量，本地计算' : '客户端断开，按已生成内容计费';
+  if (!usage) {
+    const partial = meter.partialUsage?.();
+    usage = {
+      promptTokens: partial?.promptTokens ?? countPromptTokens(call),
+      completionTokens: meter.counted(),
+      cachedTokens: partial?.cachedTokens ?? 0,
+      cacheCreationTokens: partial?.cacheCreationTokens,
+    };
+    note = cut ? CUT_NOTE : completed ? UNREPORTED_NOTE : GONE_NOTE;
+  }
   return { usage, firstTokenAt: meter.firstTokenAt, completed, note };
 }
 
-/** JSON answers (chat, completions, embeddings, moderations, rerank, images, transcriptions). */
-export async function deliverJson(call: ClientCall, res: BufferedResponse, reply: FastifyReply): Promise<Delivery & { body: Buffer }> {
+/** Output of canonical chunks, counted in case the upstream never reports usage. */
+class ChunkTally {
+  usage: ChatUsage | null = null;
+  firstTokenAt = 0;
+  private readonly counter: IncrementalCounter;
+  private readonly toolCalls = new Set<string>();
+
+  constructor(model: string) {
+    this.counter = new IncrementalCounter(model);
+  }
+
+  add(chunk: ChatChunk): void {
+    if (chunk.usage) this.usage = chunk.usage;
+    for (const choice of chunk.choices ?? []) {
+      const d = choice.delta ?? {};
+      const before = this.firstTokenAt;
+      if (typeof d.content === 'string') this.counter.add(d.content);
+      if (typeof d.reasoning_content === 'string') this.counter.add(d.reasoning_content);
+      for (const tc of d.tool_calls ?? []) {
+        const key = `${choice.index}:${tc.index}`;
+        if (!this.toolCalls.has(key)) {
+          this.toolCalls.add(key);
+          this.counter.addTokens(TOKENS_PER_TOOL_CALL);
+        }
+        if (tc.function?.name) this.counter.add(tc.function.name);
+        if (tc.function?.arguments) this.counter.add(tc.function.arguments);
+      }
+      if (!before && (d.content || d.reasoning_content || d.tool_calls?.length)) this.firstTokenAt = Date.now();
+    }
+  }
+
+  counted(): number {
+    return this.counter.total();
+  }
+}
+
+/** Relay Usage as canonical ChatUsage (what the client-format encoders report). */
+function chatUsageOf(u: Usage): ChatUsage {
+  const out: ChatUsage = {
+    prompt_tokens: u.promptTokens,
+    completion_tokens: u.completionTokens,
+    total_tokens: u.promptTokens + u.completionTokens,
+    prompt_tokens_details: { cached_tokens: u.cachedTokens },
+  };
+  if (u.cacheCreationTokens) out.cache_creation_input_tokens = u.cacheCreationTokens;
+  return out;
+}
+
+/** A stream of another wire format: decoded to canonical chunks and encoded in the client's format as it comes. */
+export async function deliverConvertedStream(
+  call: ClientCall,
+  res: Dispatcher.ResponseData,
+  reply: FastifyReply,
+  clientGone: () => boolean,
+  codec: { decoder: ChunkDecoder; encoder: ChunkEncoder; adapt?: (chunk: Buffer) => Buffer },
+): Promise<Delivery> {
+  const { decoder, encoder, adapt } = codec;
+  const tally = new ChunkTally(call.model);
+  const write = async (chunks: ChatChunk[]) => {
+    let out = '';
+    for (const c of chunks) {
+      tally.add(c);
+      out += encoder.push(c);
+    }
+    if (out && !reply.raw.write(out)) await waitDrain(reply);
+  };
+  reply.hijack();
+  reply.raw.writeHead(200, SSE_HEADERS);
+  let cut = false;
+  try {
+    for await (const chunk of res.body) {
+      if (clientGone()) break;
+      await write(decoder.push(adapt ? adapt(chunk as Buffer) : (chunk as Buffer)));
+      if (decoder.failure) break;
+    }
+    if (!clientGone() && !decoder.failure) await write(decoder.finish());
+  } catch {
+    cut = !clientGone();
+  }
+  const completed = !clientGone();
+  let usage: Usage | null = tally.usage ? usageOfChat(tally.usage) : null;
+  let note = '';
+  if (!usage) {
+    usage = { promptTokens: countPromptTokens(call), completionTokens: tally.counted(), cachedTokens: 0 };
+    note = cut ? CUT_NOTE : completed ? UNREPORTED_NOTE : GONE_NOTE;
+  }
+  if (completed) {
+    const failure = decoder.failure;
+    if (failure) reply.raw.end(encoder.error(502, failure.message));
+    else if (cut) reply.raw.end(encoder.error(502, '上游连接中断'));
+    else reply.raw.end(encoder.finish(chatUsageOf(usage)));
+  } else {
+    res.body.destroy();
+  }
+  return { usage, firstTokenAt: tally.firstTokenAt, completed, note };
+}
+
+/** Same-format JSON answers (chat, completions, embeddings, moderations, rerank, images, transcriptions). */
+export async function deliverJson(
+  call: ClientCall,
+  res: BufferedResponse,
+  reply: FastifyReply,
+  usageOf: (body: Buffer) => Usage | null,
+): Promise<Delivery> {
   const body = await res.body();
   const firstTokenAt = Date.now();
   reply.hijack();
   reply.raw.writeHead(res.statusCode, { ...copyHeaders(res), 'content-length': String(body.length) });
   reply.raw.end(body);
   // Usage is read after the answer went out: only the usage object is parsed, unless it must be counted here.
-  let usage = usageFromJsonBytes(body);
-  let note = '';
-  if (!usage) {
-    let parsed: Record<string, unknown> | null = null;
-    try {
-      parsed = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-    } catch {
-      parsed = null;
-    }
-    const out = parsed ? completionText(parsed) : { text: body.toString('utf8'), toolCalls: 0 };
-    usage = {
-      promptTokens: countPromptTokens(call),
-      completionTokens: countTextTokens(out.text, call.model) + out.toolCalls * 7,
-      cachedTokens: 0,
-    };
-    note = '上游未返回用量，本地计算';
+  const usage = usageOf(body);
+  if (usage) return { usage, firstTokenAt, completed: true, note: '' };
+  return { usage: countedUsage(call, parseObject(body) ?? { text: body.toString('utf8') }), firstTokenAt, completed: true, note: UNREPORTED_NOTE };
+}
+
+/** An answer of another wire format: decoded to the canonical answer, then written in the client's format. */
+export async function deliverConvertedJson(
+  call: ClientCall,
+  res: BufferedResponse,
+  reply: FastifyReply,
+  convert: { decode: (body: Buffer) => Record<string, unknown>; encode: (answer: Record<string, unknown>) => Record<string, unknown> },
+): Promise<Delivery> {
+  const body = await res.body();
+  const firstTokenAt = Date.now();
+  let answer: Record<string, unknown>;
+  try {
+    answer = convert.decode(body);
+  } catch {
+    throw upstreamError(502, '上游返回的内容无法解析', 'bad_upstream_response', 'upstream_error');
   }
-  return { usage, firstTokenAt, completed: true, note, body };
+  const reported = readUsage(answer.usage);
+  const usage = reported ?? countedUsage(call, answer);
+  if (!reported && call.mode === 'chat') answer.usage = chatUsageOf(usage);
+  const out = Buffer.from(JSON.stringify(convert.encode(answer)));
+  reply.hijack();
+  reply.raw.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(out.length) });
+  reply.raw.end(out);
+  return { usage, firstTokenAt, completed: true, note: reported ? '' : UNREPORTED_NOTE };
+}
+
+function parseObject(body: Buffer): Record<string, unknown> | null {
+  try {
+    const parsed: unknown = JSON.parse(body.toString('utf8'));
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Usage counted here from a canonical answer (or its raw text) and the request. */
+function countedUsage(call: ClientCall, answer: Record<string, unknown>): Usage {
+  const out = typeof answer.text === 'string' && !answer.choices ? { text: answer.text, toolCalls: 0 } : completionText(answer);
+  return {
+    promptTokens: countPromptTokens(call),
+    completionTokens: countTextTokens(out.text, call.model) + out.toolCalls * TOKENS_PER_TOOL_CALL,
+    cachedTokens: 0,
+  };
 }
 
 /** Binary answers (speech): piped through as they come. */

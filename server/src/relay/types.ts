@@ -1,7 +1,14 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RoutedChannel } from '../cache/routing.js';
+import type { OptionReader } from '../options/index.js';
+import type { ChatChunk } from './formats/openai/chat.js';
+import type { ParsedUpstreamError } from './formats/openai/errors.js';
 
-/** The wire format a client speaks. Later formats (claude, gemini, responses) join this union. */
-export type ClientFormat = 'openai';
+/** The wire format a client speaks: OpenAI (chat and the rest), Claude Messages, Gemini, OpenAI Responses. */
+export type ClientFormat = 'openai' | 'claude' | 'gemini' | 'responses';
+
+/** The body format of one upstream attempt: a client format, or a provider's own. */
+export type WireFormat = ClientFormat | 'cohere';
 
 /** What the client asked for; decides the upstream path, how usage is read and how the call is billed. */
 export type Mode =
@@ -32,16 +39,35 @@ export interface ClientCall {
   clientWantsStreamUsage: boolean;
   /** Largest completion the client allows (max_tokens / max_completion_tokens), 0 when unset. */
   maxTokens: number;
+  /** Client headers a same-format upstream must see (anthropic-version, anthropic-beta). */
+  passHeaders?: Record<string, string>;
+  /** Gemini embeddings: embedContent (single) rather than batchEmbedContents. */
+  single?: boolean;
+  /** The request in the canonical OpenAI shape, converted once when first needed (formats other than openai). */
+  canonical?: Record<string, unknown>;
 }
 
 /** One attempt against one channel. */
-export interface UpstreamCall {
+export interface Attempt {
   call: ClientCall;
   channel: RoutedChannel;
   /** The model name sent upstream, after the channel's model_mapping. */
   upstreamModel: string;
   /** The channel's key for this attempt (one line of a multi-key channel, later). */
   key: string;
+  /** Settings the conversions read (claude.default_max_tokens, gemini.safety_settings, ...). */
+  options: OptionReader;
+}
+
+/** An attempt once its body format is known. */
+export interface UpstreamCall extends Attempt {
+  /** The format the body is in (Provider.wire). */
+  wire: WireFormat;
+  /**
+   * The request converted to the wire format (WireCodec.encode of the canonical request); null when the client's
+   * own body goes upstream (same format: build it from call.raw / call.json).
+   */
+  converted: Record<string, unknown> | null;
 }
 
 export interface UpstreamRequest {
@@ -61,17 +87,52 @@ export interface Usage {
   cacheCreationTokens?: number;
 }
 
+/** Upstream stream bytes read as canonical chunks (ChatChunk), incrementally. */
+export interface ChunkDecoder {
+  push(chunk: Buffer): ChatChunk[];
+  /** The end of the upstream body: whatever was held back (e.g. the final usage chunk of a cut stream). */
+  finish(): ChatChunk[];
+  /** An error the upstream reported inside the stream (after its 200), if any. */
+  readonly failure?: { type: string; message: string } | null;
+}
+
+/**
+ * One upstream body format, as seen from the canonical OpenAI shapes: chat mode converts a ChatRequest and reads
+ * answers back as ChatCompletion / ChatChunk; embeddings mode converts OpenAI's embeddings request and response.
+ */
+export interface WireCodec {
+  format: WireFormat;
+  /** The canonical request as this wire's JSON body (throws RelayError 400 for what it cannot express). */
+  encode(canonical: Record<string, unknown>, up: Attempt): Record<string, unknown>;
+  /** This wire's JSON answer as the canonical answer (ChatCompletion, or OpenAI's embeddings response). */
+  decode(body: Buffer, up: UpstreamCall): Record<string, unknown>;
+  /** This wire's stream (after the provider's streamAdapter) as canonical chunks. */
+  streamDecoder(up: UpstreamCall): ChunkDecoder;
+  /** An error answer's message, type and code. */
+  parseError(status: number, body: string): ParsedUpstreamError;
+}
+
 /** An upstream family. The pipeline asks the provider; it never switches on a type code. */
 export interface Provider {
   name: string;
   /** Channel type codes it serves. */
   types: readonly number[];
-  /** Formats it speaks natively: calls in these formats are passed through. */
-  native: readonly ClientFormat[];
   /** Modes this upstream can serve. */
-  supports(mode: Mode): boolean;
-  /** URL, headers and body of one attempt. */
-  build(up: UpstreamCall): UpstreamRequest;
-  /** Default models shown for a new channel of this provider's types (UI), and used by channel tests. */
+  supports(mode: Mode, channel: RoutedChannel): boolean;
+  /**
+   * The body format of an attempt. When it equals the client's format the client's body is passed through;
+   * otherwise the pipeline converts through the canonical shape with that wire's codec.
+   */
+  wire(up: Attempt): WireFormat;
+  /** URL, headers and body of one attempt (async when it needs a signature or an access token). */
+  build(up: UpstreamCall): UpstreamRequest | Promise<UpstreamRequest>;
+  /**
+   * A fresh, stateful transform from the upstream's stream framing to its wire format's own SSE bytes (Bedrock's
+   * binary event stream to Claude SSE). Absent when the stream already is SSE.
+   */
+  streamAdapter?(up: UpstreamCall): (chunk: Buffer) => Buffer;
+  /** Errors in a transport-specific shape (Bedrock); else the wire codec reads them. */
+  parseError?(status: number, body: string, headers: IncomingHttpHeaders): ParsedUpstreamError;
+  /** The model a channel test uses when the channel names none. */
   defaultTestModel?: string;
 }

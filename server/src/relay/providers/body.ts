@@ -1,14 +1,15 @@
 import type { UpstreamCall } from '../types.js';
 
 /**
- * The JSON body for an OpenAI-format upstream: the client's bytes untouched when nothing needs to change, else the
- * parsed body with the mapped model, forced stream usage and the channel's parameter overrides.
+ * The JSON body for an OpenAI-format upstream: the converted request; or the client's bytes untouched when nothing
+ * needs to change, else the parsed body with the mapped model, forced stream usage and the channel's parameter overrides.
  */
 export function jsonBody(up: UpstreamCall): Buffer | string {
+  if (up.converted) return JSON.stringify(up.converted);
   const { call, channel } = up;
   const json = call.json ?? {};
   const remapModel = up.upstreamModel !== call.model;
-  const forceUsage = call.stream && call.mode === 'chat' && !call.clientWantsStreamUsage;
+  const forceUsage = call.format === 'openai' && call.stream && call.mode === 'chat' && !call.clientWantsStreamUsage;
   const overrides = Object.keys(channel.paramOverride).length > 0;
   if (!remapModel && !forceUsage && !overrides && call.raw) return call.raw;
   const out: Record<string, unknown> = { ...json, model: up.upstreamModel };

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { RoutedChannel } from '../../cache/routing.js';
-import type { ClientCall } from '../types.js';
+import { DEFAULT_OPTIONS as options } from '../../options/index.js';
+import { prepareAttempt } from '../attempt.js';
+import type { ClientCall, UpstreamRequest } from '../types.js';
 import { providerFor } from './index.js';
 
 function channel(type: number, fields: Partial<RoutedChannel> = {}): RoutedChannel {
@@ -16,8 +18,11 @@ const chat: ClientCall = {
   clientWantsStreamUsage: false, maxTokens: 0,
 };
 
-const build = (c: RoutedChannel, call: ClientCall = chat, upstreamModel = call.model) =>
-  providerFor(c.type).build({ call, channel: c, upstreamModel, key: 'sk-x' });
+/** Synchronous providers only (the OpenAI-format ones): their build returns the request itself. */
+const build = (c: RoutedChannel, call: ClientCall = chat, upstreamModel = call.model) => {
+  const provider = providerFor(c.type);
+  return provider.build(prepareAttempt(provider, { call, channel: c, upstreamModel, key: 'sk-x', options })) as UpstreamRequest;
+};
 
 describe('OpenAI-format providers', () => {
   it('use each type default base URL and a bearer key', () => {

@@ -9,6 +9,7 @@ interface RawUsage {
   total_tokens?: unknown;
   prompt_tokens_details?: { cached_tokens?: unknown } | null;
   prompt_cache_hit_tokens?: unknown;
+  cache_creation_input_tokens?: unknown;
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
@@ -22,7 +23,8 @@ export function readUsage(raw: unknown): Usage | null {
   if (!completionTokens && num(u.total_tokens) > promptTokens) completionTokens = num(u.total_tokens) - promptTokens;
   if (promptTokens === 0 && completionTokens === 0) return null;
   const cachedTokens = num(u.prompt_tokens_details?.cached_tokens) || num(u.prompt_cache_hit_tokens);
-  return { promptTokens, completionTokens, cachedTokens };
+  const creation = num(u.cache_creation_input_tokens);
+  return creation > 0 ? { promptTokens, completionTokens, cachedTokens, cacheCreationTokens: creation } : { promptTokens, completionTokens, cachedTokens };
 }
 
 type Choice = {

@@ -19,7 +19,7 @@ const TASKS: Record<Mode, string> = {
 export const azureProvider: Provider = {
   name: 'azure',
   types: [CHANNEL_TYPE.AZURE],
-  native: ['openai'],
+  wire: () => 'openai',
   supports: (mode) => mode !== 'rerank',
   build(up) {
     const deployment = up.upstreamModel.replaceAll('.', '');

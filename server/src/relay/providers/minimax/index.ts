@@ -6,7 +6,7 @@ import { openAIRequest, openAIUrl } from '../openai/index.js';
 export const minimaxProvider: Provider = {
   name: 'minimax',
   types: [35],
-  native: ['openai'],
+  wire: () => 'openai',
   supports: (mode) => mode === 'chat' || mode === 'embeddings' || mode === 'speech',
   build(up) {
     const base = resolveBaseUrl(up.channel);

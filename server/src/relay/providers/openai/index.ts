@@ -1,4 +1,4 @@
-import type { Mode, Provider, UpstreamCall, UpstreamRequest } from '../../types.js';
+import type { Attempt, Mode, Provider, UpstreamCall, UpstreamRequest, WireFormat } from '../../types.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { jsonBody } from '../body.js';
 
@@ -15,6 +15,8 @@ export const OPENAI_PATHS: Record<Mode, string> = {
   rerank: '/v1/rerank',
 };
 
+const RESPONSES_PATH = '/v1/responses';
+
 /** Channel types that speak OpenAI's wire format at OpenAI's paths. */
 const TYPES = [1, 4, 8, 19, 22, 25, 31, 40] as const;
 
@@ -22,9 +24,9 @@ const TYPES = [1, 4, 8, 19, 22, 25, 31, 40] as const;
  * A base URL that already ends in a version segment (…/v1, …/api/v3, …/openapi/v1) is used as the prefix of the
  * call's path without repeating /v1; a custom channel's URL may name the model with {model}.
  */
-export function openAIUrl(base: string, mode: Mode, model: string): string {
+export function openAIUrl(base: string, mode: Mode, model: string, wire: WireFormat = 'openai'): string {
   if (base.includes('{model}')) return base.replaceAll('{model}', encodeURIComponent(model));
-  const path = OPENAI_PATHS[mode];
+  const path = wire === 'responses' ? RESPONSES_PATH : OPENAI_PATHS[mode];
   if (/\/v\d+$/.test(base)) return base + path.slice(3);
   return base + path;
 }
@@ -42,14 +44,22 @@ export function openAIRequest(up: UpstreamCall, url: string, auth: Record<string
   return { url, method: 'POST', headers, body };
 }
 
+/** OpenAI itself serves the Responses API; other compatible servers are reached through chat. */
+const RESPONSES_TYPES: ReadonlySet<number> = new Set([1]);
+
+/** Chat-style wire for every call, except Responses calls on a channel that serves them itself. */
+export function openAIWireOf(up: Attempt, responsesTypes: ReadonlySet<number> = RESPONSES_TYPES): WireFormat {
+  return up.call.format === 'responses' && responsesTypes.has(up.channel.type) ? 'responses' : 'openai';
+}
+
 export const openAIProvider: Provider = {
   name: 'openai',
   types: TYPES,
-  native: ['openai'],
   supports: () => true,
+  wire: (up) => openAIWireOf(up),
   build(up) {
     const auth: Record<string, string> = { authorization: `Bearer ${up.key}` };
     if (up.channel.organization) auth['openai-organization'] = up.channel.organization;
-    return openAIRequest(up, openAIUrl(resolveBaseUrl(up.channel), up.call.mode, up.upstreamModel), auth);
+    return openAIRequest(up, openAIUrl(resolveBaseUrl(up.channel), up.call.mode, up.upstreamModel, up.wire), auth);
   },
 };

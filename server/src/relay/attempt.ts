@@ -1,0 +1,20 @@
+import { RelayError } from './errors.js';
+import { canonicalOf } from './formats/index.js';
+import { wireCodec } from './providers/index.js';
+import type { Attempt, Provider, UpstreamCall } from './types.js';
+
+/**
+ * The attempt with its body format decided: the client's own body when the upstream speaks the client's format,
+ * else the request converted through the canonical shape. A request the target format cannot express is the
+ * client's error (400), not the channel's.
+ */
+export function prepareAttempt(provider: Provider, attempt: Attempt): UpstreamCall {
+  const wire = provider.wire(attempt);
+  if (wire === attempt.call.format) return { ...attempt, wire, converted: null };
+  try {
+    return { ...attempt, wire, converted: wireCodec(wire).encode(canonicalOf(attempt.call), attempt) };
+  } catch (err) {
+    if (err instanceof RelayError) throw err;
+    throw new RelayError(400, `请求无法转换为上游格式：${(err as Error).message}`, 'convert_request_failed', 'invalid_request_error');
+  }
+}

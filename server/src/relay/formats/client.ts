@@ -1,0 +1,52 @@
+import type { ChatChunk, ChatUsage } from './openai/chat.js';
+import type { ClientCall, ClientFormat, Usage } from '../types.js';
+
+/*
+ * What the pipeline needs from a client format: its request in the canonical shape, canonical answers in its own
+ * shape (whole and streamed), metering of a same-format stream passed through, and its error body.
+ */
+
+/** Reads a same-format stream on the side while its bytes go to the client. */
+export interface StreamMeter {
+  /** Upstream bytes in; the bytes to forward now out. */
+  push(chunk: Buffer): Buffer;
+  /** The end of the upstream body: anything still held, plus what the format needs to close a stream cleanly. */
+  finish(): Buffer;
+  /** Usage as the upstream reported it; null when it never came. */
+  readonly usage: Usage | null;
+  /** Prompt-side usage known before the end (Claude's message_start), for a stream that stopped early. */
+  partialUsage?(): Usage | null;
+  /** ms timestamp of the first generated token, 0 before it. */
+  readonly firstTokenAt: number;
+  /** Output tokens counted from what went by (when the upstream never reported usage). */
+  counted(): number;
+}
+
+/** Canonical chunks into this format's stream. */
+export interface ChunkEncoder {
+  push(chunk: ChatChunk): string;
+  /** The closing events; usage, when given, is the one to report. */
+  finish(usage: ChatUsage | undefined): string;
+  /** A failure after the stream started, the way the format reports one. */
+  error(status: number, message: string): string;
+}
+
+export interface ErrorFields {
+  status: number;
+  message: string;
+  type: string;
+  code?: string;
+}
+
+export interface ClientFormatModule {
+  format: ClientFormat;
+  /** The request as canonical OpenAI (ChatRequest in chat mode, the embeddings request in embeddings mode). */
+  toCanonical(call: ClientCall): Record<string, unknown>;
+  /** A canonical answer (ChatCompletion or embeddings response) in this format. */
+  fromCanonical(answer: Record<string, unknown>, call: ClientCall): Record<string, unknown>;
+  streamEncoder(call: ClientCall, promptEstimate: number): ChunkEncoder;
+  streamMeter(call: ClientCall): StreamMeter;
+  /** Usage of a same-format JSON answer. */
+  usageFromJson(body: Buffer, call: ClientCall): Usage | null;
+  errorBody(err: ErrorFields): string;
+}

@@ -1,0 +1,72 @@
+import type { ClientCall } from '../../types.js';
+import type { ChunkEncoder, ClientFormatModule, StreamMeter } from '../client.js';
+import type { ChatCompletion, ChatChunk, ChatUsage } from '../openai/chat.js';
+import { geminiEmbedToOpenAI, openAIToGeminiEmbed, type EmbeddingsResponse } from './embeddings.js';
+import { geminiErrorBody } from './errors.js';
+import { chatToGemini, ChatToGeminiStream } from './from-chat.js';
+import { GeminiStreamMeter, geminiUsageFromJson } from './meter.js';
+import { geminiToChat } from './to-chat.js';
+import type { GeminiBatchEmbedRequest, GeminiEmbedContentRequest, GeminiRequest } from './types.js';
+
+class GeminiChunkEncoder implements ChunkEncoder {
+  private readonly stream = new ChatToGeminiStream();
+
+  push(chunk: ChatChunk): string {
+    return this.stream.push(chunk);
+  }
+
+  finish(usage: ChatUsage | undefined): string {
+    return this.stream.finish(usage);
+  }
+
+  /** Gemini reports a failure inside a stream as an event holding its error body. */
+  error(status: number, message: string): string {
+    return `data: ${JSON.stringify(geminiErrorBody(status, message))}\r\n\r\n`;
+  }
+}
+
+class GeminiPassthroughMeter implements StreamMeter {
+  private readonly meter: GeminiStreamMeter;
+
+  constructor(call: ClientCall) {
+    this.meter = new GeminiStreamMeter(call.model);
+  }
+
+  get usage() {
+    return this.meter.usage;
+  }
+
+  get firstTokenAt() {
+    return this.meter.firstTokenAt;
+  }
+
+  push(chunk: Buffer): Buffer {
+    return this.meter.push(chunk);
+  }
+
+  finish(): Buffer {
+    return this.meter.finish();
+  }
+
+  counted(): number {
+    return this.meter.counted();
+  }
+}
+
+export const geminiClient: ClientFormatModule = {
+  format: 'gemini',
+  toCanonical(call) {
+    if (call.mode === 'embeddings') {
+      return geminiEmbedToOpenAI(call.json as unknown as GeminiEmbedContentRequest | GeminiBatchEmbedRequest, call.model);
+    }
+    return geminiToChat(call.json as unknown as GeminiRequest, call.model, call.stream) as unknown as Record<string, unknown>;
+  },
+  fromCanonical(answer, call) {
+    if (call.mode === 'embeddings') return openAIToGeminiEmbed(answer as unknown as EmbeddingsResponse, !call.single) as unknown as Record<string, unknown>;
+    return chatToGemini(answer as unknown as ChatCompletion) as unknown as Record<string, unknown>;
+  },
+  streamEncoder: () => new GeminiChunkEncoder(),
+  streamMeter: (call) => new GeminiPassthroughMeter(call),
+  usageFromJson: (body) => geminiUsageFromJson(body),
+  errorBody: (err) => JSON.stringify(geminiErrorBody(err.status, err.message)),
+};

@@ -1,0 +1,24 @@
+import type { ClientCall, ClientFormat } from '../types.js';
+import type { ClientFormatModule } from './client.js';
+import { claudeClient } from './claude/client.js';
+import { geminiClient } from './gemini/client.js';
+import { openAIClient } from './openai/client.js';
+import { responsesClient } from './responses/client.js';
+
+const FORMATS: Record<ClientFormat, ClientFormatModule> = {
+  openai: openAIClient,
+  claude: claudeClient,
+  gemini: geminiClient,
+  responses: responsesClient,
+};
+
+export function clientFormat(format: ClientFormat): ClientFormatModule {
+  return FORMATS[format];
+}
+
+/** The call in the canonical shape, converted once. */
+export function canonicalOf(call: ClientCall): Record<string, unknown> {
+  if (call.format === 'openai') return call.json ?? {};
+  call.canonical ??= clientFormat(call.format).toCanonical(call);
+  return call.canonical;
+}

@@ -1,0 +1,81 @@
+import type { ClientCall } from '../../types.js';
+import type { ChunkEncoder, ClientFormatModule, StreamMeter } from '../client.js';
+import type { ChatChunk, ChatUsage } from './chat.js';
+import { openAIErrorBody } from './errors.js';
+import { OpenAIStreamMeter } from './stream.js';
+import { usageFromJsonBytes } from './usage.js';
+
+const DONE = Buffer.from('data: [DONE]\n\n');
+
+const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+
+/** Canonical chunks from another wire, sent as OpenAI's stream; usage only when the client asked for it. */
+class OpenAIChunkEncoder implements ChunkEncoder {
+  private last: Pick<ChatChunk, 'id' | 'created' | 'model'> = { id: '', created: 0, model: '' };
+  private usageSent = false;
+
+  constructor(private readonly call: ClientCall) {}
+
+  push(chunk: ChatChunk): string {
+    this.last = { id: chunk.id, created: chunk.created, model: chunk.model || this.call.model };
+    const { usage, ...rest } = chunk;
+    if (rest.choices.length === 0) return '';
+    if (usage && this.call.clientWantsStreamUsage) {
+      this.usageSent = true;
+      return event({ ...rest, usage });
+    }
+    return event(rest);
+  }
+
+  finish(usage: ChatUsage | undefined): string {
+    let out = '';
+    if (usage && this.call.clientWantsStreamUsage && !this.usageSent) {
+      out += event({ id: this.last.id, object: 'chat.completion.chunk', created: this.last.created, model: this.last.model, choices: [], usage });
+    }
+    return `${out}data: [DONE]\n\n`;
+  }
+
+  error(status: number, message: string): string {
+    return event({ error: { message, type: 'upstream_error', code: status } });
+  }
+}
+
+/** OpenAI's own stream passed through: the meter, plus [DONE] when the upstream ended without it. */
+class OpenAIPassthroughMeter implements StreamMeter {
+  private readonly meter: OpenAIStreamMeter;
+
+  constructor(call: ClientCall) {
+    this.meter = new OpenAIStreamMeter(call.model, !call.clientWantsStreamUsage);
+  }
+
+  get usage() {
+    return this.meter.usage;
+  }
+
+  get firstTokenAt() {
+    return this.meter.firstTokenAt;
+  }
+
+  push(chunk: Buffer): Buffer {
+    return this.meter.push(chunk);
+  }
+
+  finish(): Buffer {
+    const rest = this.meter.finish();
+    return this.meter.sawDone ? rest : Buffer.concat([rest, DONE]);
+  }
+
+  counted(): number {
+    return this.meter.counted();
+  }
+}
+
+export const openAIClient: ClientFormatModule = {
+  format: 'openai',
+  toCanonical: (call) => call.json ?? {},
+  fromCanonical: (answer) => answer,
+  streamEncoder: (call) => new OpenAIChunkEncoder(call),
+  streamMeter: (call) => new OpenAIPassthroughMeter(call),
+  usageFromJson: (body) => usageFromJsonBytes(body),
+  errorBody: (err) => openAIErrorBody(err),
+};

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import type { ClientCall } from '../../types.js';
+import { responsesClient } from './client.js';
+
+const call = (json: Record<string, unknown>): ClientCall => ({
+  format: 'responses',
+  mode: 'chat',
+  model: String(json.model),
+  stream: json.stream === true,
+  json,
+  clientWantsStreamUsage: true,
+  maxTokens: 0,
+});
+
+describe('the Responses client-format module', () => {
+  it('converts the request to the canonical chat request', () => {
+    expect(responsesClient.toCanonical(call({ model: 'gpt-4o', input: 'hi', stream: true }))).toEqual({
+      model: 'gpt-4o',
+      messages: [{ role: 'user', content: 'hi' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
+  });
+
+  it('reports a failure mid-stream as error + response.failed with the documented code', () => {
+    const enc = responsesClient.streamEncoder(call({ model: 'gpt-4o', input: 'hi', stream: true }), 0);
+    const out = enc.error(429, 'slow down');
+    expect(out).toContain('event: error\ndata: {"type":"error","sequence_number":2,"code":"rate_limit_exceeded","message":"slow down","param":null}');
+    expect(out).toContain('event: response.failed');
+  });
+
+  it('passes a Responses stream through unchanged, adding nothing at the end', () => {
+    const meter = responsesClient.streamMeter(call({ model: 'gpt-4o', input: 'hi', stream: true }));
+    const bytes = Buffer.from('event: response.completed\ndata: {"type":"response.completed","response":{"usage":{"input_tokens":4,"output_tokens":2}}}\n\n');
+    expect(meter.push(bytes)).toBe(bytes);
+    expect(meter.finish().length).toBe(0);
+    expect(meter.usage).toEqual({ promptTokens: 4, completionTokens: 2, cachedTokens: 0 });
+  });
+
+  it('writes errors in OpenAI’s shape', () => {
+    expect(JSON.parse(responsesClient.errorBody({ status: 400, message: '缺少必填字段 input', type: 'invalid_request_error', code: 'missing_required_parameter' }))).toEqual({
+      error: { message: '缺少必填字段 input', type: 'invalid_request_error', param: null, code: 'missing_required_parameter' },
+    });
+  });
+});

@@ -1,0 +1,127 @@
+import { randomBytes } from 'node:crypto';
+import type { ChatCompletion, ChatUsage } from '../openai/chat.js';
+import { normalizeFinishReason } from '../openai/finish-reason.js';
+import type { ResponseObject, ResponsesFunctionCallItem, ResponsesOutputItem, ResponsesOutputText, ResponsesRefusal, ResponsesUsage } from './types.js';
+
+export { ChatToResponsesStream } from './from-chat-stream.js';
+
+type Obj = Record<string, unknown>;
+
+/** The part of an upstream id that names the answer, reused for the response and item ids. */
+export function idBase(chatId: string | undefined): string {
+  const base = (chatId ?? '').replace(/^(chatcmpl-|resp_|msg_)/, '').replace(/[^A-Za-z0-9_-]/g, '');
+  return base || randomBytes(12).toString('hex');
+}
+
+export const responseId = (base: string): string => `resp_${base}`;
+export const itemId = (prefix: 'msg' | 'fc' | 'rs', base: string, outputIndex: number): string => `${prefix}_${base}_${outputIndex}`;
+
+/** Chat usage in the Responses shape; input_tokens, like prompt_tokens, includes cached tokens. */
+export function responsesUsage(u: ChatUsage | null | undefined): ResponsesUsage | null {
+  if (!u) return null;
+  const input = u.prompt_tokens ?? 0;
+  const output = u.completion_tokens ?? 0;
+  return {
+    input_tokens: input,
+    input_tokens_details: { cached_tokens: u.prompt_tokens_details?.cached_tokens ?? 0, cache_write_tokens: u.cache_creation_input_tokens ?? 0 },
+    output_tokens: output,
+    output_tokens_details: { reasoning_tokens: u.completion_tokens_details?.reasoning_tokens ?? 0 },
+    total_tokens: u.total_tokens || input + output,
+  };
+}
+
+const orNull = <T>(v: unknown, check: (v: unknown) => v is T): T | null => (check(v) ? v : null);
+const isNumber = (v: unknown): v is number => typeof v === 'number';
+const isString = (v: unknown): v is string => typeof v === 'string';
+
+/**
+ * A response in progress with the request's settings echoed back, as OpenAI does (the SDK and clients read tools,
+ * text.format and tool_choice from the response). store is false: nothing is kept to retrieve later.
+ */
+export function responseShell(req: Obj, model: string, id: string, createdAt: number): ResponseObject {
+  const reasoning = (req.reasoning && typeof req.reasoning === 'object' ? req.reasoning : {}) as Obj;
+  return {
+    id,
+    object: 'response',
+    created_at: createdAt,
+    status: 'in_progress',
+    background: false,
+    error: null,
+    incomplete_details: null,
+    instructions: req.instructions ?? null,
+    max_output_tokens: orNull(req.max_output_tokens, isNumber),
+    model,
+    output: [],
+    parallel_tool_calls: typeof req.parallel_tool_calls === 'boolean' ? req.parallel_tool_calls : true,
+    previous_response_id: null,
+    reasoning: { effort: reasoning.effort ?? null, summary: reasoning.summary ?? null },
+    store: false,
+    temperature: typeof req.temperature === 'number' ? req.temperature : 1,
+    text: req.text ?? { format: { type: 'text' } },
+    tool_choice: req.tool_choice ?? 'auto',
+    tools: Array.isArray(req.tools) ? req.tools : [],
+    top_p: typeof req.top_p === 'number' ? req.top_p : 1,
+    truncation: req.truncation ?? 'disabled',
+    usage: null,
+    user: orNull(req.user, isString),
+    metadata: req.metadata ?? {},
+  };
+}
+
+/** How a finished answer ends: length and content filtering leave the response incomplete. */
+export function endingOf(finishReason: string | null | undefined): Pick<ResponseObject, 'status' | 'incomplete_details'> {
+  switch (normalizeFinishReason(finishReason)) {
+    case 'length':
+      return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };
+    case 'content_filter':
+      return { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
+    default:
+      return { status: 'completed', incomplete_details: null };
+  }
+}
+
+export function requestModel(req: Obj, fallback: string): string {
+  return typeof req.model === 'string' && req.model ? req.model : fallback;
+}
+
+/** A ChatCompletion as the Response object (a Responses client served by a chat upstream). */
+export function chatToResponses(completion: ChatCompletion, req: Obj): ResponseObject {
+  const base = idBase(completion.id);
+  const choice = completion.choices?.[0];
+  const msg = choice?.message;
+  const ending = endingOf(choice?.finish_reason);
+  const output: ResponsesOutputItem[] = [];
+
+  if (msg?.reasoning_content) {
+    output.push({ id: itemId('rs', base, output.length), type: 'reasoning', summary: [{ type: 'summary_text', text: msg.reasoning_content }] });
+  }
+  const text = typeof msg?.content === 'string' ? msg.content : '';
+  if (text || msg?.refusal) {
+    const content: Array<ResponsesOutputText | ResponsesRefusal> = [];
+    if (text) content.push({ type: 'output_text', text, annotations: [], logprobs: [] });
+    if (msg?.refusal) content.push({ type: 'refusal', refusal: msg.refusal });
+    output.push({ id: itemId('msg', base, output.length), type: 'message', status: 'completed', role: 'assistant', content });
+  }
+  for (const call of msg?.tool_calls ?? []) {
+    const item: ResponsesFunctionCallItem = {
+      id: itemId('fc', base, output.length),
+      type: 'function_call',
+      status: 'completed',
+      call_id: call.id,
+      name: call.function.name,
+      arguments: call.function.arguments ?? '',
+    };
+    output.push(item);
+  }
+
+  // The answer was cut in its last item; the ones before it were whole.
+  const last = output[output.length - 1];
+  if (ending.status === 'incomplete' && last && last.type !== 'reasoning') last.status = 'incomplete';
+
+  return {
+    ...responseShell(req, requestModel(req, completion.model), responseId(base), completion.created),
+    ...ending,
+    output,
+    usage: responsesUsage(completion.usage),
+  };
+}

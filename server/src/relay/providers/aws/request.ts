@@ -1,0 +1,88 @@
+import { Sha256 } from '@aws-crypto/sha256-js';
+import { SignatureV4 } from '@smithy/signature-v4';
+import type { UpstreamCall, UpstreamRequest } from '../../types.js';
+import { claudeExtraHeaders } from '../claude/provider.js';
+import { parseAwsKey, type AwsKey } from './key.js';
+import { bedrockModelId } from './models.js';
+
+export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
+const SIGNING_SERVICE = 'bedrock';
+
+/**
+ * The Claude Messages body as Bedrock's InvokeModel takes it: the model travels in the path and streaming is chosen
+ * by the operation, so `model` and `stream` go; the version is Bedrock's; beta flags move from the anthropic-beta
+ * header into the body.
+ */
+export function bedrockBody(json: Record<string, unknown>, betaHeader: string | undefined): Record<string, unknown> {
+  const { model: _model, stream: _stream, ...rest } = json;
+  const body: Record<string, unknown> = { ...rest, anthropic_version: BEDROCK_ANTHROPIC_VERSION };
+  const fromHeader = (betaHeader ?? '')
+    .split(',')
+    .map((b) => b.trim())
+    .filter(Boolean);
+  const inBody = Array.isArray(rest.anthropic_beta) ? rest.anthropic_beta.filter((b): b is string => typeof b === 'string') : [];
+  const betas = [...new Set([...inBody, ...fromHeader])];
+  if (betas.length > 0) body.anthropic_beta = betas;
+  else delete body.anthropic_beta;
+  return body;
+}
+
+/**
+ * The InvokeModel (or InvokeModelWithResponseStream) URL. The model id is percent-encoded in the path (its `:` as
+ * %3A), as the AWS SDKs send it; the signature covers that encoded path.
+ */
+export function bedrockUrl(base: string, region: string, modelId: string, stream: boolean): string {
+  const origin = (base || `https://bedrock-runtime.${region}.amazonaws.com`).replace(/\/+$/, '');
+  return `${origin}/model/${encodeURIComponent(modelId)}/${stream ? 'invoke-with-response-stream' : 'invoke'}`;
+}
+
+/** SigV4 headers (x-amz-date, x-amz-content-sha256, authorization, x-amz-security-token) for one POST. */
+export async function signBedrockRequest(
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  key: AwsKey,
+  signingDate = new Date(),
+): Promise<Record<string, string>> {
+  const u = new URL(url);
+  const signer = new SignatureV4({
+    service: SIGNING_SERVICE,
+    region: key.region,
+    credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, sessionToken: key.sessionToken },
+    sha256: Sha256,
+  });
+  const query: Record<string, string> = {};
+  for (const [k, v] of u.searchParams) query[k] = v;
+  const signed = await signer.sign(
+    {
+      method: 'POST',
+      protocol: u.protocol,
+      hostname: u.hostname,
+      port: u.port ? Number(u.port) : undefined,
+      path: u.pathname,
+      query,
+      headers: { ...headers, host: u.host },
+      body,
+    },
+    { signingDate },
+  );
+  return signed.headers;
+}
+
+/** One Bedrock call: the Claude body (converted, or the client's own), addressed to the mapped model, signed. */
+export async function buildBedrockRequest(up: UpstreamCall, signingDate = new Date()): Promise<UpstreamRequest> {
+  const key = parseAwsKey(up.key);
+  // A converted body already carries the channel's parameter overrides (the Claude codec applies them).
+  const source = up.converted ?? { ...up.call.json, ...up.channel.paramOverride };
+  // A converted body names the model the codec settled on (e.g. without a -thinking suffix); the client's own body
+  // names the client's model, so the channel-mapped one is used instead.
+  const model = up.converted && typeof up.converted.model === 'string' && up.converted.model ? up.converted.model : up.upstreamModel;
+  // The client's anthropic-beta joined with claude.model_headers_settings, as the Anthropic channel sends them.
+  const body = JSON.stringify(bedrockBody(source, claudeExtraHeaders(up)['anthropic-beta']));
+  const stream = up.call.stream;
+  const url = bedrockUrl(up.channel.baseUrl, key.region, bedrockModelId(model, key.region), stream);
+  const headers: Record<string, string> = stream
+    ? { 'content-type': 'application/json', accept: 'application/vnd.amazon.eventstream', 'x-amzn-bedrock-accept': 'application/json' }
+    : { 'content-type': 'application/json', accept: 'application/json' };
+  return { url, method: 'POST', headers: await signBedrockRequest(url, headers, body, key, signingDate), body };
+}

@@ -1,0 +1,98 @@
+import type { ChatChunk } from '../../formats/openai/chat.js';
+import { parseOpenAIError } from '../../formats/openai/errors.js';
+import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
+import type { Attempt, ChunkDecoder, UpstreamCall, WireCodec } from '../../types.js';
+import { SseSplitter } from '../gemini/sse.js';
+
+/*
+ * OpenAI's chat body as a wire: the canonical shape itself. A client of another format reaches an OpenAI-compatible
+ * channel through here; usage is always asked for in streams, since it is what gets billed.
+ */
+
+function parseJson(body: Buffer): Record<string, unknown> {
+  const parsed: unknown = JSON.parse(body.toString('utf8'));
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('upstream answer is not a JSON object');
+  return parsed as Record<string, unknown>;
+}
+
+/** Some compatible servers send finish reasons outside OpenAI's four; the canonical stream carries only those. */
+function normalizeChunk(chunk: ChatChunk): ChatChunk {
+  for (const choice of chunk.choices ?? []) {
+    if (choice.finish_reason) choice.finish_reason = normalizeFinishReason(choice.finish_reason);
+  }
+  return chunk;
+}
+
+class OpenAIChunkDecoder implements ChunkDecoder {
+  failure: { type: string; message: string } | null = null;
+  private readonly splitter = new SseSplitter();
+
+  push(chunk: Buffer): ChatChunk[] {
+    return this.read(this.splitter.push(chunk));
+  }
+
+  finish(): ChatChunk[] {
+    return this.read(this.splitter.finish());
+  }
+
+  private read(events: string[]): ChatChunk[] {
+    const out: ChatChunk[] = [];
+    for (const data of events) {
+      if (data.trim() === '[DONE]') continue;
+      let parsed: ChatChunk & { error?: { type?: unknown; message?: unknown } };
+      try {
+        parsed = JSON.parse(data) as typeof parsed;
+      } catch {
+        continue;
+      }
+      if (!parsed || typeof parsed !== 'object') continue;
+      if (parsed.error && typeof parsed.error === 'object') {
+        this.failure = {
+          type: typeof parsed.error.type === 'string' ? parsed.error.type : 'upstream_error',
+          message: typeof parsed.error.message === 'string' ? parsed.error.message : '上游返回错误',
+        };
+        continue;
+      }
+      if (!Array.isArray(parsed.choices)) parsed.choices = [];
+      out.push(normalizeChunk(parsed));
+    }
+    return out;
+  }
+}
+
+export const openAIWire: WireCodec = {
+  format: 'openai',
+  encode(canonical: Record<string, unknown>, up: Attempt) {
+    const out: Record<string, unknown> = { ...canonical, model: up.upstreamModel };
+    if (out.stream === true && up.call.mode === 'chat') {
+      const existing = typeof out.stream_options === 'object' && out.stream_options !== null ? out.stream_options : {};
+      out.stream_options = { ...existing, include_usage: true };
+    }
+    Object.assign(out, up.channel.paramOverride);
+    return out;
+  },
+  decode(body: Buffer, up: UpstreamCall) {
+    const parsed = parseJson(body);
+    if (up.call.mode === 'chat' && Array.isArray(parsed.choices)) {
+      for (const choice of parsed.choices as Array<{ finish_reason?: string | null }>) {
+        if (choice.finish_reason) choice.finish_reason = normalizeFinishReason(choice.finish_reason);
+      }
+    }
+    return parsed;
+  },
+  streamDecoder: () => new OpenAIChunkDecoder(),
+  parseError: parseOpenAIError,
+};
+
+const passthroughOnly = (): never => {
+  throw new Error('requests are never converted into the Responses format');
+};
+
+/** OpenAI's own Responses endpoint: only reached by Responses clients passing through, so only its errors are read here. */
+export const responsesWire: WireCodec = {
+  format: 'responses',
+  encode: passthroughOnly,
+  decode: passthroughOnly,
+  streamDecoder: passthroughOnly,
+  parseError: parseOpenAIError,
+};

@@ -1,0 +1,35 @@
+import { CHANNEL_TYPE } from '@switchyard/shared';
+import type { Provider } from '../../types.js';
+import { parseVertexError } from './errors.js';
+import { parseServiceAccount } from './key.js';
+import { buildVertexRequest, isClaudeModel } from './request.js';
+import { AccessTokenCache } from './token.js';
+
+/**
+ * Google Vertex AI (channel type 41): Claude models through Anthropic's Messages body (rawPredict), the rest through
+ * Gemini's body (generateContent), authorised with an access token of the channel's service account.
+ */
+export function createVertexProvider(tokens: AccessTokenCache): Provider {
+  return {
+    name: 'vertex',
+    types: [CHANNEL_TYPE.VERTEX_AI],
+    supports: (mode) => mode === 'chat',
+    wire: (up) => (isClaudeModel(up.upstreamModel) ? 'claude' : 'gemini'),
+    async build(up) {
+      const sa = parseServiceAccount(up.key);
+      return buildVertexRequest(up, sa, await tokens.get(sa));
+    },
+    parseError: (status, body) => parseVertexError(status, body),
+    defaultTestModel: 'gemini-2.5-flash',
+  };
+}
+
+/** Shared by every Vertex channel: one access token per service account, renewed before it expires. */
+export const vertexProvider: Provider = createVertexProvider(new AccessTokenCache());
+
+export { AccessTokenCache, fetchAccessToken, type AccessToken, type TokenFetcher } from './token.js';
+export { parseServiceAccount, type ServiceAccount } from './key.js';
+export { regionFor, regionHost } from './region.js';
+export { vertexClaudeModel } from './model-name.js';
+export { buildVertexRequest, VERTEX_ANTHROPIC_VERSION } from './request.js';
+export { parseVertexError } from './errors.js';

@@ -1,0 +1,31 @@
+import type { FastifyPluginAsync } from 'fastify';
+import { authenticateToken } from '../auth.js';
+import { bad, parseJsonObject } from '../calls.js';
+import { parseClaudeCall } from '../formats/claude/call.js';
+import { claudeToChat } from '../formats/claude/to-chat.js';
+import type { ClaudeRequest } from '../formats/claude/types.js';
+import { relayCall } from '../pipeline.js';
+import { countChatPromptTokens } from '../tokenizer.js';
+
+const config = { format: 'claude' as const };
+
+/** Anthropic's Messages API: key from x-api-key or Authorization Bearer, errors in Claude's shape. */
+export const claudeRoutes: FastifyPluginAsync = async (app) => {
+  const ctx = app.ctx;
+
+  app.post('/v1/messages', { config }, async (request, reply) => {
+    const caller = await authenticateToken(ctx, request);
+    const call = parseClaudeCall(request.body as Buffer | undefined, request.headers);
+    await relayCall(ctx, { call, caller, playground: false, request, reply });
+  });
+
+  // Counted here with the same tokenizer that bills answers without usage; free, like Anthropic's.
+  app.post('/v1/messages/count_tokens', { config }, async (request) => {
+    await authenticateToken(ctx, request);
+    const body = parseJsonObject(request.body as Buffer | undefined);
+    if (typeof body.model !== 'string' || !body.model) throw bad('model: Field required', 'model_required');
+    if (!Array.isArray(body.messages)) throw bad('messages: Field required');
+    const chat = claudeToChat(body as unknown as ClaudeRequest) as unknown as Record<string, unknown>;
+    return { input_tokens: countChatPromptTokens(chat, body.model) };
+  });
+};

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { AppContext } from '../../context.js';
+import { authenticateToken, type Caller } from '../auth.js';
+import { RelayError } from '../errors.js';
+import { geminiModelList } from '../formats/gemini/models.js';
+import type { ClientFormat } from '../types.js';
+import { sendError } from './send-error.js';
+
+/** What a token may call: its model limits when on, else every model its group can reach. */
+export function listableModels(ctx: AppContext, caller: Caller): string[] {
+  const token = caller.token;
+  if (token?.model_limits_enabled) {
+    return token.model_limits
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean);
+  }
+  return ctx.routing.models([caller.group]);
+}
+
+/** The list shape a caller expects, told by its headers: Anthropic's SDK sends anthropic-version, Google's a goog key. */
+function listFormat(request: FastifyRequest): ClientFormat {
+  if (request.headers['anthropic-version'] !== undefined) return 'claude';
+  if (request.headers['x-goog-api-key'] !== undefined || (request.query as { key?: unknown }).key !== undefined) return 'gemini';
+  return 'openai';
+}
+
+function anthropicModel(id: string, createdAt: string) {
+  return { type: 'model', id, display_name: id, created_at: createdAt };
+}
+
+function openAIModel(id: string, created: number) {
+  return { id, object: 'model', created, owned_by: 'switchyard' };
+}
+
+/** GET /v1/models (and one model) in OpenAI's, Anthropic's or Gemini's shape; GET /v1beta/models for Gemini clients. */
+export const modelRoutes: FastifyPluginAsync = async (app) => {
+  const ctx = app.ctx;
+  const createdAt = () => new Date(ctx.startTime * 1000).toISOString();
+
+  app.get('/v1/models', async (request, reply) => {
+    const caller = await authenticateToken(ctx, request);
+    const ids = listableModels(ctx, caller);
+    const format = listFormat(request);
+    if (format === 'claude') {
+      const data = ids.map((id) => anthropicModel(id, createdAt()));
+      return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
+    }
+    if (format === 'gemini') return reply.send(geminiModelList(ids));
+    return { object: 'list', data: ids.map((id) => openAIModel(id, ctx.startTime)) };
+  });
+
+  app.get('/v1/models/:model', async (request, reply) => {
+    const caller = await authenticateToken(ctx, request);
+    const { model } = request.params as { model: string };
+    const format = listFormat(request);
+    if (!listableModels(ctx, caller).includes(model)) {
+      return sendError(reply, new RelayError(404, `The model '${model}' does not exist`, 'model_not_found', 'invalid_request_error'), format);
+    }
+    if (format === 'claude') return anthropicModel(model, createdAt());
+    if (format === 'gemini') return geminiModelList([model]).models[0];
+    return openAIModel(model, ctx.startTime);
+  });
+
+  for (const prefix of ['/v1beta', '/v1beta1']) {
+    app.get(`${prefix}/models`, { config: { format: 'gemini' } }, async (request) => {
+      const caller = await authenticateToken(ctx, request);
+      return geminiModelList(listableModels(ctx, caller));
+    });
+    app.get(`${prefix}/models/:model`, { config: { format: 'gemini' } }, async (request) => {
+      const caller = await authenticateToken(ctx, request);
+      const model = (request.params as { model: string }).model.replace(/^models\//, '');
+      if (!listableModels(ctx, caller).includes(model)) throw new RelayError(404, `models/${model} is not found`, 'not_found', 'NOT_FOUND');
+      return geminiModelList([model]).models[0];
+    });
+  }
+};

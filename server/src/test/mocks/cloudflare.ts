@@ -1,0 +1,145 @@
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MockRequest } from '../mock-openai.js';
+
+/*
+ * A local server that behaves like Cloudflare Workers AI's OpenAI-compatible endpoints:
+ * POST /client/v4/accounts/<account>/ai/v1/chat/completions (JSON and SSE) and .../ai/v1/embeddings. It checks the
+ * bearer token and the account, the fields the endpoints require, and answers from fixture files in
+ * fixtures/cloudflare/<route>/<case>.
+ *
+ * The case comes from the model name ("mock-<case>") or an `x-mock-case` header, else `good`:
+ *   good          good.json, or stream.sse when the request streams
+ *   no-usage      no-usage.json / no-usage.sse (chat)
+ *   cut           cut.sse: part of a stream, then the connection drops
+ *   400, 429 ...  <status>.json (Cloudflare's v4 error envelope) with that status
+ * A wrong or missing token, or another account, answers 401.json (code 10000) with 401, whatever the case.
+ */
+
+export interface CloudflareMock {
+  url: string;
+  key: string;
+  accountId: string;
+  requests: MockRequest[];
+  close(): Promise<void>;
+}
+
+const FIXTURES = new URL('../fixtures/cloudflare/', import.meta.url);
+const PATH = /^\/client\/v4\/accounts\/([^/]+)\/ai\/v1\/(chat\/completions|embeddings)$/;
+
+const fixture = (route: string, file: string): Buffer | null => {
+  const url = new URL(`${route}/${file}`, FIXTURES);
+  return existsSync(url) ? readFileSync(url) : null;
+};
+
+function sendJson(res: http.ServerResponse, status: number, body: Buffer | string): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Cloudflare's v4 envelope with one error. */
+const envelope = (code: number, message: string) => JSON.stringify({ errors: [{ message, code }], success: false, result: {}, messages: [] });
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function sendStream(res: http.ServerResponse, body: Buffer, cut: boolean): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  for (const piece of body.toString('utf8').split(/(?<=\n\n)/)) {
+    res.write(piece);
+    await sleep(1);
+  }
+  if (cut) {
+    await sleep(30);
+    res.socket?.destroy();
+    return;
+  }
+  res.end();
+}
+
+function problem(route: string, json: Record<string, unknown>): string | null {
+  if (typeof json.model !== 'string' || json.model === '') return "AiError: Bad input: Error: required properties at '/' are 'model'";
+  if (route === 'chat') {
+    if (!Array.isArray(json.messages) || json.messages.length === 0) return "AiError: Bad input: Error: oneOf at '/' not met, 0 matches required";
+  } else if (!(typeof json.input === 'string' || (Array.isArray(json.input) && json.input.length > 0))) {
+    return "AiError: Bad input: Error: required properties at '/' are 'input'";
+  }
+  return null;
+}
+
+/** The fixture's vectors, one per input (reused in turn when more inputs come than the fixture has). */
+function embeddingsAnswer(good: Buffer, json: Record<string, unknown>): string {
+  const base = JSON.parse(good.toString('utf8')) as { data: Array<{ embedding: number[] }>; [key: string]: unknown };
+  const inputs = Array.isArray(json.input) ? json.input : [json.input];
+  const data = inputs.map((_, index) => ({ object: 'embedding', embedding: base.data[index % base.data.length].embedding, index }));
+  return JSON.stringify({ ...base, data, model: json.model });
+}
+
+async function handle(mock: CloudflareMock, req: MockRequest, res: http.ServerResponse): Promise<void> {
+  const match = PATH.exec(req.path);
+  if (!match) return sendJson(res, 404, envelope(7003, 'Could not route to the requested path, perhaps your object identifier is invalid?'));
+  const route = match[2] === 'embeddings' ? 'embeddings' : 'chat';
+  const token = /^Bearer\s+(.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+  if (token !== mock.key || decodeURIComponent(match[1]) !== mock.accountId) {
+    return sendJson(res, 401, fixture(route, '401.json') ?? envelope(10000, 'Authentication error'));
+  }
+  if (req.method !== 'POST') return sendJson(res, 405, envelope(10405, 'Method not allowed'));
+  if (!req.json) return sendJson(res, 400, envelope(5006, 'AiError: Bad input: could not parse the JSON body'));
+
+  const model = typeof req.json.model === 'string' ? req.json.model : '';
+  const named = typeof req.headers['x-mock-case'] === 'string' ? req.headers['x-mock-case'] : /^mock-(.+)$/.exec(model)?.[1];
+  const name = named ?? 'good';
+  if (/^\d{3}$/.test(name)) {
+    const body = fixture(route, `${name}.json`);
+    if (body) return sendJson(res, Number(name), body);
+  }
+  const bad = problem(route, req.json);
+  if (bad) return sendJson(res, 400, envelope(5006, bad));
+
+  if (route === 'chat' && req.json.stream === true) {
+    const body = fixture(route, name === 'good' ? 'stream.sse' : `${name}.sse`);
+    if (body) return sendStream(res, body, name === 'cut');
+  } else {
+    const body = fixture(route, `${name}.json`);
+    if (body) return sendJson(res, 200, route === 'embeddings' && name === 'good' ? embeddingsAnswer(body, req.json) : body);
+  }
+  return sendJson(res, 400, envelope(5007, `No such model ${model} or task`));
+}
+
+export async function startCloudflareMock(opts: { key?: string; accountId?: string } = {}): Promise<CloudflareMock> {
+  const mock: CloudflareMock = {
+    url: '',
+    key: opts.key ?? 'cf-test-token',
+    accountId: opts.accountId ?? '023e105f4ecef8ad9ca31a8372d0c353',
+    requests: [],
+    close: async () => {},
+  };
+  const server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(parts);
+      let json: Record<string, unknown> | null = null;
+      if (String(req.headers['content-type'] ?? '').includes('application/json')) {
+        try {
+          const parsed: unknown = JSON.parse(body.toString('utf8'));
+          json = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+        } catch {
+          json = null;
+        }
+      }
+      const url = new URL(req.url ?? '/', 'http://mock');
+      const record: MockRequest = { method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body, json };
+      mock.requests.push(record);
+      handle(mock, { ...record, path: url.pathname }, res).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  mock.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return mock;
+}

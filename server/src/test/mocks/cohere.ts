@@ -1,0 +1,166 @@
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { MockRequest } from '../mock-openai.js';
+
+/*
+ * A local server that behaves like Cohere's API: POST /v2/chat (JSON and SSE) and POST /v1/rerank. It checks the
+ * bearer key and the fields Cohere requires, and answers from fixture files in fixtures/cohere/<route>/<case>.
+ *
+ * The case comes from the model name ("mock-<case>") or an `x-mock-case` header, else `good`:
+ *   good          good.json, or stream.sse when the request streams
+ *   tool-call     tool-call.json / tool-call.sse (chat)
+ *   no-usage      no-usage.json / no-usage.sse (chat)
+ *   cut           cut.sse: part of a stream, then the connection drops (a non-streamed call gets half a body)
+ *   400, 429 ...  <status>.json with that status
+ * A wrong or missing key answers 401.json with 401, whatever the case.
+ */
+
+export interface CohereMock {
+  url: string;
+  key: string;
+  requests: MockRequest[];
+  close(): Promise<void>;
+}
+
+const FIXTURES = new URL('../fixtures/cohere/', import.meta.url);
+const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
+
+const fixture = (route: string, file: string): Buffer | null => {
+  const url = new URL(`${route}/${file}`, FIXTURES);
+  return existsSync(url) ? readFileSync(url) : null;
+};
+
+function sendJson(res: http.ServerResponse, status: number, body: Buffer | string): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+}
+
+const invalid = (res: http.ServerResponse, message: string) =>
+  sendJson(res, 400, JSON.stringify({ id: 'mock-invalid-request', message: `invalid request: ${message}` }));
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Writes an SSE fixture one event at a time; `cut` drops the connection after the last byte instead of ending. */
+async function sendStream(res: http.ServerResponse, body: Buffer, cut: boolean): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  const text = body.toString('utf8');
+  for (const piece of text.split(/(?<=\n\n)/)) {
+    res.write(piece);
+    await sleep(1);
+  }
+  if (cut) {
+    await sleep(30);
+    res.socket?.destroy();
+    return;
+  }
+  res.end();
+}
+
+/** The messages Cohere would refuse outright; null when the body is acceptable. */
+function chatProblem(json: Record<string, unknown>): string | null {
+  if (typeof json.model !== 'string' || json.model === '') return 'model is required';
+  if (!Array.isArray(json.messages) || json.messages.length === 0) return 'messages: at least one message is required';
+  if (json.stream !== undefined && typeof json.stream !== 'boolean') return 'stream must be a boolean';
+  for (const [i, m] of (json.messages as Array<Record<string, unknown>>).entries()) {
+    if (!m || typeof m !== 'object' || !ROLES.has(String(m.role))) return `messages[${i}]: role must be one of system, user, assistant, tool`;
+    if (m.role === 'tool' && typeof m.tool_call_id !== 'string') return `messages[${i}]: tool_call_id is required`;
+    if (m.role !== 'assistant' && m.content === undefined) return `messages[${i}]: content is required`;
+  }
+  for (const t of (json.tools as Array<{ type?: unknown; function?: { name?: unknown } }> | undefined) ?? []) {
+    if (t?.type !== 'function' || typeof t.function?.name !== 'string') return 'tools: each tool needs type function and a name';
+  }
+  return null;
+}
+
+function rerankProblem(json: Record<string, unknown>): string | null {
+  if (typeof json.query !== 'string' || json.query === '') return 'query is required';
+  if (!Array.isArray(json.documents) || json.documents.length === 0) return 'list of documents must not be empty';
+  for (const d of json.documents as unknown[]) {
+    if (typeof d !== 'string' && !(d && typeof d === 'object')) return 'documents must be strings or objects';
+  }
+  return null;
+}
+
+/** The fixture's scores for the documents sent, best first, cut to top_n, with the documents when asked. */
+function rerankAnswer(good: Buffer, json: Record<string, unknown>): string {
+  const base = JSON.parse(good.toString('utf8')) as { results: Array<{ index: number; relevance_score: number }> };
+  const docs = json.documents as unknown[];
+  const score = new Map(base.results.map((r) => [r.index, r.relevance_score]));
+  let results = docs
+    .map((doc, index) => ({ index, relevance_score: score.get(index) ?? 0.01, doc }))
+    .sort((a, b) => b.relevance_score - a.relevance_score);
+  if (typeof json.top_n === 'number') results = results.slice(0, json.top_n);
+  const out = results.map(({ index, relevance_score, doc }) =>
+    json.return_documents === true ? { document: typeof doc === 'string' ? { text: doc } : doc, index, relevance_score } : { index, relevance_score },
+  );
+  return JSON.stringify({ ...base, results: out });
+}
+
+async function handle(mock: CohereMock, req: MockRequest, res: http.ServerResponse): Promise<void> {
+  const route = req.path === '/v2/chat' ? 'chat' : req.path === '/v1/rerank' ? 'rerank' : null;
+  if (!route) return sendJson(res, 404, JSON.stringify({ message: `Route ${req.method} ${req.path} not found` }));
+  const auth = /^bearer\s+(.+)$/i.exec(String(req.headers.authorization ?? ''));
+  if (auth?.[1] !== mock.key) return sendJson(res, 401, fixture(route, '401.json') ?? '{"message":"invalid api token"}');
+  if (req.method !== 'POST') return sendJson(res, 405, JSON.stringify({ message: 'method not allowed' }));
+  if (!req.json) return invalid(res, 'could not parse the JSON body');
+
+  const model = typeof req.json.model === 'string' ? req.json.model : '';
+  const named = typeof req.headers['x-mock-case'] === 'string' ? req.headers['x-mock-case'] : /^mock-(.+)$/.exec(model)?.[1];
+  const name = named ?? 'good';
+  if (/^\d{3}$/.test(name)) {
+    const body = fixture(route, `${name}.json`);
+    if (body) return sendJson(res, Number(name), body);
+  }
+  const problem = route === 'chat' ? chatProblem(req.json) : rerankProblem(req.json);
+  if (problem) return invalid(res, problem);
+
+  const stream = route === 'chat' && req.json.stream === true;
+  if (stream) {
+    const body = fixture(route, name === 'good' ? 'stream.sse' : `${name}.sse`);
+    if (body) return sendStream(res, body, name === 'cut');
+  } else if (name === 'cut') {
+    const good = fixture(route, 'good.json') ?? Buffer.from('{}');
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': good.length });
+    res.write(good.subarray(0, good.length >> 1));
+    await sleep(30);
+    res.socket?.destroy();
+    return;
+  } else {
+    const body = fixture(route, `${name}.json`);
+    if (body) return sendJson(res, 200, route === 'rerank' && name === 'good' ? rerankAnswer(body, req.json) : body);
+  }
+  return sendJson(res, 404, JSON.stringify({ id: 'mock-not-found', message: `model '${model}' not found, make sure the correct model ID was used and that you have access to the model.` }));
+}
+
+export async function startCohereMock(opts: { key?: string } = {}): Promise<CohereMock> {
+  const mock: CohereMock = { url: '', key: opts.key ?? 'co-test-key', requests: [], close: async () => {} };
+  const server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(parts);
+      let json: Record<string, unknown> | null = null;
+      if (String(req.headers['content-type'] ?? '').includes('application/json')) {
+        try {
+          const parsed: unknown = JSON.parse(body.toString('utf8'));
+          json = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+        } catch {
+          json = null;
+        }
+      }
+      const url = new URL(req.url ?? '/', 'http://mock');
+      const record: MockRequest = { method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body, json };
+      mock.requests.push(record);
+      handle(mock, { ...record, path: url.pathname }, res).catch(() => res.destroy());
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  mock.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return mock;
+}

@@ -1,0 +1,219 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/*
+ * The shared half of the fixture-driven mock upstreams: loading cases from a folder, choosing one by model name,
+ * recording each request with the exact bytes answered, and writing JSON / SSE answers (whole or cut).
+ *
+ * A case is `<case>.json` and/or `<case>.sse` in a route folder:
+ *   <case>.json  {"status"?: 200, "headers"?: {...}, "body": <the JSON answer>, "cut"?: true}
+ *   <case>.sse   the streamed answer as SSE events separated by blank lines (LF in the file; each mock frames them
+ *                the way its service does). A stream request uses it when present, else the JSON answer.
+ * "cut": the answer stops half-way (JSON) or after the last event of the file (SSE) and the socket is destroyed.
+ * The string {{model}} in a fixture becomes the requested model name.
+ */
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  /** The exact bytes written to the socket after the headers (so far, for a stream under way). */
+  body: Buffer;
+  /** The socket was destroyed before the answer ended. */
+  cut: boolean;
+}
+
+export interface MockRequest {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  query: Record<string, string>;
+  headers: http.IncomingHttpHeaders;
+  /** The raw request body, byte for byte. */
+  body: Buffer;
+  /** The body parsed as JSON, or null when it is not JSON. */
+  json: Record<string, unknown> | null;
+  /** The fixture case answered (null when refused before a case was chosen). */
+  case: string | null;
+  response: RecordedResponse;
+}
+
+export interface FixtureAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: unknown;
+  cut: boolean;
+}
+
+export interface FixtureCase {
+  name: string;
+  answer?: FixtureAnswer;
+  /** SSE event blocks, without their blank-line separators. */
+  events?: string[];
+}
+
+export type CaseFolder = Map<string, FixtureCase>;
+
+export const DEFAULT_CASE = 'default';
+const CASE_MARK = 'mock-';
+
+/** The cases of one route folder (empty when the folder does not exist). */
+export function loadCaseFolder(dir: URL): CaseFolder {
+  const cases: CaseFolder = new Map();
+  if (!existsSync(dir)) return cases;
+  const get = (name: string) => {
+    let c = cases.get(name);
+    if (!c) cases.set(name, (c = { name }));
+    return c;
+  };
+  for (const file of readdirSync(dir).sort()) {
+    const text = readFileSync(new URL(file, dir), 'utf8');
+    if (file.endsWith('.json')) {
+      const raw = JSON.parse(text) as Partial<FixtureAnswer>;
+      get(file.slice(0, -5)).answer = { status: raw.status ?? 200, headers: raw.headers ?? {}, body: raw.body, cut: raw.cut === true };
+    } else if (file.endsWith('.sse')) {
+      get(file.slice(0, -4)).events = splitSse(text);
+    }
+  }
+  return cases;
+}
+
+/** Event blocks of an SSE text; CRLF is read as LF. */
+export function splitSse(text: string): string[] {
+  return text
+    .replace(/\r\n/g, '\n')
+    .split(/\n{2,}/)
+    .map((block) => block.replace(/^\n+|\n+$/g, ''))
+    .filter((block) => block.length > 0);
+}
+
+/** The case a model name asks for: the part after the last "mock-", or the default case without one. */
+export function caseOfModel(model: string): string {
+  const at = model.lastIndexOf(CASE_MARK);
+  return at < 0 ? DEFAULT_CASE : model.slice(at + CASE_MARK.length);
+}
+
+/** Replaces {{model}} in a fixture text, escaped for a JSON string. */
+export function fillModel(text: string, model: string): string {
+  return text.split('{{model}}').join(JSON.stringify(model).slice(1, -1));
+}
+
+/** Finds a case: first in the route's own folder, then in the shared folders (errors), in order. */
+export function findCase(name: string, folders: CaseFolder[]): FixtureCase | undefined {
+  for (const f of folders) {
+    const c = f.get(name);
+    if (c) return c;
+  }
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Lets written bytes reach the client, then drops the connection without ending the response. */
+async function cutConnection(res: http.ServerResponse, rec: MockRequest): Promise<void> {
+  rec.response.cut = true;
+  await sleep(30);
+  res.socket?.destroy();
+}
+
+function begin(res: http.ServerResponse, rec: MockRequest, status: number, headers: Record<string, string>): void {
+  rec.response.status = status;
+  rec.response.headers = headers;
+  res.writeHead(status, headers);
+}
+
+function write(res: http.ServerResponse, rec: MockRequest, bytes: Buffer): void {
+  rec.response.body = Buffer.concat([rec.response.body, bytes]);
+  res.write(bytes);
+}
+
+/** A whole answer; with `cut`, only its first half is sent before the connection drops. */
+export async function sendBody(
+  res: http.ServerResponse,
+  rec: MockRequest,
+  status: number,
+  headers: Record<string, string>,
+  text: string,
+  cut = false,
+): Promise<void> {
+  const bytes = Buffer.from(text, 'utf8');
+  begin(res, rec, status, { ...headers, 'content-length': String(bytes.length) });
+  if (cut) {
+    write(res, rec, bytes.subarray(0, Math.floor(bytes.length / 2)));
+    return cutConnection(res, rec);
+  }
+  rec.response.body = bytes;
+  res.end(bytes);
+}
+
+/** A streamed answer, one write per framed event; with `cut`, the connection drops after the last one. */
+export async function sendStream(
+  res: http.ServerResponse,
+  rec: MockRequest,
+  headers: Record<string, string>,
+  framed: string[],
+  opts: { cut: boolean; delayMs: number; status?: number },
+): Promise<void> {
+  begin(res, rec, opts.status ?? 200, headers);
+  for (const event of framed) {
+    if (opts.delayMs > 0) await sleep(opts.delayMs);
+    if (res.destroyed) return;
+    write(res, rec, Buffer.from(event, 'utf8'));
+  }
+  if (opts.cut) return cutConnection(res, rec);
+  res.end();
+}
+
+export interface FixtureServer {
+  url: string;
+  requests: MockRequest[];
+  close(): Promise<void>;
+}
+
+export type FixtureHandler = (rec: MockRequest, res: http.ServerResponse) => Promise<void>;
+
+function parseJson(body: Buffer): Record<string, unknown> | null {
+  if (body.length === 0) return null;
+  try {
+    const v: unknown = JSON.parse(body.toString('utf8'));
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Listens on 127.0.0.1 (port 0), records every request and hands it to `handle`. */
+export async function startFixtureServer(handle: FixtureHandler): Promise<FixtureServer> {
+  const requests: MockRequest[] = [];
+  const server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(parts);
+      const url = new URL(req.url ?? '/', 'http://mock');
+      const rec: MockRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: Object.fromEntries(url.searchParams),
+        headers: req.headers,
+        body,
+        json: parseJson(body),
+        case: null,
+        response: { status: 0, headers: {}, body: Buffer.alloc(0), cut: false },
+      };
+      requests.push(rec);
+      handle(rec, res).catch(() => res.destroy());
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

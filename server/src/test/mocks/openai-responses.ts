@@ -1,0 +1,148 @@
+import { existsSync, readFileSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/*
+ * A local OpenAI Responses server (POST /v1/responses) for passthrough tests. Like OpenAI it checks
+ * `Authorization: Bearer <key>`, parses the JSON body and requires `model` and `input`; it answers from the fixture
+ * files in test/fixtures/openai-responses/responses/, so adding a case is adding a file:
+ *
+ *   <case>.json        the JSON answer (stream absent or false)
+ *   <case>.sse         the event stream (stream: true), written one event at a time
+ *   <case>.error.json  {status, headers?, body}: that error, in OpenAI's shape, for either kind of request
+ *
+ * The case is the `x-mock-case` header, else the model name after `mock-` (model "mock-rate-limited" → rate-limited),
+ * else `good`. Cases today: good, no-usage, cached, tool-call, cut (the stream stops mid-event and the socket is
+ * destroyed; a JSON request gets half of good.json), bad-request (400), unauthorized (401, also for a wrong key),
+ * rate-limited (429 with retry-after), server-error (500).
+ */
+
+export interface ResponsesMockRequest {
+  method: string;
+  path: string;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+  json: Record<string, unknown> | null;
+}
+
+export interface ResponsesMock {
+  url: string;
+  key: string;
+  /** Every request received, in order. */
+  requests: ResponsesMockRequest[];
+  close(): Promise<void>;
+}
+
+const FIXTURES = new URL('../fixtures/openai-responses/responses/', import.meta.url);
+
+const fixturePath = (name: string): URL => new URL(name, FIXTURES);
+
+function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+function openAIError(status: number, message: string, param: string | null, code: string | null, type = 'invalid_request_error') {
+  return { status, body: { error: { message, type, param, code } } };
+}
+
+function sendError(res: http.ServerResponse, e: { status: number; body: unknown; headers?: Record<string, string> }): void {
+  send(res, e.status, e.body, e.headers);
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function stream(res: http.ServerResponse, text: string, cut: boolean): Promise<void> {
+  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
+  // One write per event (a cut fixture's unfinished last event included), so the client sees the stream in pieces.
+  for (const event of text.split(/(?<=\n\n)/).filter((e) => e.length > 0)) {
+    res.write(event);
+    await new Promise((r) => setImmediate(r));
+  }
+  if (cut) {
+    // Let what was written reach the client, then drop the connection without ending the response.
+    await sleep(30);
+    res.socket?.destroy();
+    return;
+  }
+  res.end();
+}
+
+function caseOf(req: ResponsesMockRequest): string {
+  const header = req.headers['x-mock-case'];
+  if (typeof header === 'string' && header) return header;
+  const model = req.json?.model;
+  if (typeof model === 'string' && model.startsWith('mock-')) return model.slice(5);
+  return 'good';
+}
+
+async function handle(mock: ResponsesMock, req: ResponsesMockRequest, res: http.ServerResponse): Promise<void> {
+  if (req.method !== 'POST' || req.path !== '/v1/responses') {
+    return sendError(res, openAIError(404, `Invalid URL (${req.method} ${req.path})`, null, 'unknown_url'));
+  }
+  const unauthorized = JSON.parse(readFileSync(fixturePath('unauthorized.error.json'), 'utf8')) as { status: number; body: unknown };
+  if (req.headers.authorization !== `Bearer ${mock.key}`) return sendError(res, unauthorized);
+  if (!req.json) return sendError(res, openAIError(400, 'We could not parse the JSON body of your request.', null, null));
+  for (const field of ['model', 'input']) {
+    const v = req.json[field];
+    if (v === undefined || v === null || v === '') {
+      return sendError(res, openAIError(400, `Missing required parameter: '${field}'.`, field, 'missing_required_parameter'));
+    }
+  }
+  if (typeof req.json.model !== 'string') return sendError(res, openAIError(400, "Invalid type for 'model': expected a string.", 'model', 'invalid_type'));
+
+  const name = caseOf(req);
+  if (!/^[a-z0-9-]+$/.test(name)) return sendError(res, openAIError(400, `mock: bad case name ${name}`, null, null));
+  const errorFile = fixturePath(`${name}.error.json`);
+  if (existsSync(errorFile)) return sendError(res, JSON.parse(readFileSync(errorFile, 'utf8')) as { status: number; body: unknown });
+
+  const cut = name.startsWith('cut');
+  if (req.json.stream === true) {
+    const file = fixturePath(`${name}.sse`);
+    if (!existsSync(file)) return sendError(res, openAIError(500, `mock: no fixture ${name}.sse`, null, null, 'server_error'));
+    return stream(res, readFileSync(file, 'utf8'), cut);
+  }
+  if (cut) {
+    const whole = readFileSync(fixturePath('good.json'));
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': whole.length });
+    res.write(whole.subarray(0, whole.length >> 1));
+    await sleep(30);
+    res.socket?.destroy();
+    return;
+  }
+  const file = fixturePath(`${name}.json`);
+  if (!existsSync(file)) return sendError(res, openAIError(500, `mock: no fixture ${name}.json`, null, null, 'server_error'));
+  return send(res, 200, readFileSync(file, 'utf8'));
+}
+
+export async function startResponsesMock(opts: { key?: string } = {}): Promise<ResponsesMock> {
+  const mock: ResponsesMock = { url: '', key: opts.key ?? 'sk-upstream-responses-key', requests: [], close: async () => {} };
+  const server = http.createServer((req, res) => {
+    const parts: Buffer[] = [];
+    req.on('data', (c: Buffer) => parts.push(c));
+    req.on('end', () => {
+      const body = Buffer.concat(parts);
+      let json: Record<string, unknown> | null = null;
+      try {
+        const v: unknown = JSON.parse(body.toString('utf8'));
+        if (v && typeof v === 'object' && !Array.isArray(v)) json = v as Record<string, unknown>;
+      } catch {
+        json = null;
+      }
+      const url = new URL(req.url ?? '/', 'http://mock');
+      const record: ResponsesMockRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body, json };
+      mock.requests.push(record);
+      handle(mock, record, res).catch(() => res.destroy());
+    });
+  });
+  server.keepAliveTimeout = 60_000;
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  mock.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return mock;
+}

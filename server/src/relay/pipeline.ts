@@ -15,7 +15,7 @@ import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
 import { reportChannelFailure } from './health.js';
 import { providerFor, wireCodec } from './providers/index.js';
-import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery } from './respond.js';
+import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery, type WholeAnswer } from './respond.js';
 import type { BufferedResponse } from './upstream.js';
 import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
 
@@ -165,8 +165,22 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         if (!shouldRetry(status)) break;
         continue;
       }
+      let answer: Dispatcher.ResponseData | WholeAnswer;
+      if ('body' in res && typeof res.body === 'function') {
+        // Read whole before anything reaches the client: an answer cut here is still a retryable failure.
+        try {
+          answer = { statusCode: res.statusCode, headers: res.headers, body: await res.body() };
+        } catch {
+          if (clientGone) break;
+          lastError = upstreamError(502, '上游连接中断', 'upstream_cut', 'upstream_error');
+          breaker.failure(channel.id);
+          continue;
+        }
+      } else {
+        answer = res as Dispatcher.ResponseData;
+      }
       breaker.success(channel.id);
-      const delivery = await deliver(provider, up, res, reply, () => clientGone);
+      const delivery = await deliver(provider, up, answer, reply, () => clientGone);
       settle(ctx, input, { pricing, reservation, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
       return;
     }
@@ -186,18 +200,23 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
 function deliver(
   provider: Provider,
   up: UpstreamCall,
-  res: Dispatcher.ResponseData | BufferedResponse,
+  res: Dispatcher.ResponseData | WholeAnswer,
   reply: FastifyReply,
   clientGone: () => boolean,
 ): Promise<Delivery> {
   const { call } = up;
   const client = clientFormat(call.format);
   const passthrough = up.converted === null;
-  if ('body' in res && typeof res.body === 'function') {
-    const buffered = res as BufferedResponse;
-    if (passthrough) return deliverJson(call, buffered, reply, (body) => client.usageFromJson(body, call));
-    const codec = wireCodec(up.wire);
-    return deliverConvertedJson(call, buffered, reply, { decode: (body) => codec.decode(body, up), encode: (answer) => client.fromCanonical(answer, call) });
+  if (Buffer.isBuffer(res.body)) {
+    const whole = res as WholeAnswer;
+    const codec = up.wire === 'openai' || up.wire === 'responses' ? null : wireCodec(up.wire);
+    if (passthrough) {
+      const decode = codec ? (body: Buffer) => codec.decode(body, up) : undefined;
+      return Promise.resolve(deliverJson(call, whole, reply, { usage: (body) => client.usageFromJson(body, call), decode }));
+    }
+    return Promise.resolve(
+      deliverConvertedJson(call, whole, reply, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call) }),
+    );
   }
   const streamed = res as Dispatcher.ResponseData;
   if (!call.stream) return deliverBinary(call, streamed, reply, clientGone);

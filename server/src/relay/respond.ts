@@ -7,7 +7,6 @@ import { canonicalOf } from './formats/index.js';
 import type { ChatChunk, ChatUsage } from './formats/openai/chat.js';
 import { completionText, readUsage } from './formats/openai/usage.js';
 import { countChatPromptTokens, countInputTokens, countTextTokens, IncrementalCounter } from './tokenizer.js';
-import type { BufferedResponse } from './upstream.js';
 import type { ChunkDecoder, ClientCall, Usage } from './types.js';
 
 /** Tokens added per tool call on top of its text (the established gateway's estimate). */
@@ -227,36 +226,51 @@ export async function deliverConvertedStream(
   return { usage, firstTokenAt: tally.firstTokenAt, completed, note };
 }
 
-/** Same-format JSON answers (chat, completions, embeddings, moderations, rerank, images, transcriptions). */
-export async function deliverJson(
+/** An answer read whole: its status and headers, and the body bytes. */
+export interface WholeAnswer {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * Same-format JSON answers (chat, completions, embeddings, moderations, rerank, images, transcriptions). When no
+ * usage came, the answer is read as canonical (decode) to count what it generated.
+ */
+export function deliverJson(
   call: ClientCall,
-  res: BufferedResponse,
+  res: WholeAnswer,
   reply: FastifyReply,
-  usageOf: (body: Buffer) => Usage | null,
-): Promise<Delivery> {
-  const body = await res.body();
+  read: { usage: (body: Buffer) => Usage | null; decode?: (body: Buffer) => Record<string, unknown> },
+): Delivery {
+  const { body } = res;
   const firstTokenAt = Date.now();
   reply.hijack();
   reply.raw.writeHead(res.statusCode, { ...copyHeaders(res), 'content-length': String(body.length) });
   reply.raw.end(body);
   // Usage is read after the answer went out: only the usage object is parsed, unless it must be counted here.
-  const usage = usageOf(body);
+  const usage = read.usage(body);
   if (usage) return { usage, firstTokenAt, completed: true, note: '' };
-  return { usage: countedUsage(call, parseObject(body) ?? { text: body.toString('utf8') }), firstTokenAt, completed: true, note: UNREPORTED_NOTE };
+  let answer: Record<string, unknown> | null = null;
+  try {
+    answer = read.decode ? read.decode(body) : parseObject(body);
+  } catch {
+    answer = null;
+  }
+  return { usage: countedUsage(call, answer ?? { text: body.toString('utf8') }), firstTokenAt, completed: true, note: UNREPORTED_NOTE };
 }
 
 /** An answer of another wire format: decoded to the canonical answer, then written in the client's format. */
-export async function deliverConvertedJson(
+export function deliverConvertedJson(
   call: ClientCall,
-  res: BufferedResponse,
+  res: WholeAnswer,
   reply: FastifyReply,
   convert: { decode: (body: Buffer) => Record<string, unknown>; encode: (answer: Record<string, unknown>) => Record<string, unknown> },
-): Promise<Delivery> {
-  const body = await res.body();
+): Delivery {
   const firstTokenAt = Date.now();
   let answer: Record<string, unknown>;
   try {
-    answer = convert.decode(body);
+    answer = convert.decode(res.body);
   } catch {
     throw upstreamError(502, '上游返回的内容无法解析', 'bad_upstream_response', 'upstream_error');
   }

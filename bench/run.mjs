@@ -31,7 +31,7 @@ import autocannon from 'autocannon';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BENCH = path.join(ROOT, 'bench');
 const MAIN_JS = args_server() || path.join(ROOT, 'server/dist/main.js');
-const RELAY_JS = path.join(path.dirname(MAIN_JS), 'relay/routes.js');
+const RELAY_JS = path.join(path.dirname(MAIN_JS), 'relay/routes/index.js');
 function args_server() {
   const i = process.argv.indexOf('--server');
   return i > 0 && process.argv[i + 1] ? path.resolve(process.argv[i + 1]) : '';

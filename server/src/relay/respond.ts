@@ -29,7 +29,7 @@ export interface Delivery {
   note: string;
 }
 
-const PASS_HEADERS = ['content-type', 'openai-processing-ms', 'x-request-id'];
+const PASS_HEADERS = ['content-type', 'openai-processing-ms', 'x-request-id', 'request-id'];
 
 function copyHeaders(res: { headers: IncomingHttpHeaders }): Record<string, string> {
   const out: Record<string, string> = {};

@@ -1,7 +1,7 @@
 import { Response as UndiciResponse, type FormData } from 'undici';
 import type { ClientCall, Mode } from './types.js';
 import { RelayError } from './errors.js';
-import { canonicalOf } from './formats/index.js';
+import { canonicalForCounting } from './formats/index.js';
 
 /*
  * Turns a client's OpenAI-format request into a ClientCall: the body is parsed once, checked for what the mode
@@ -114,8 +114,8 @@ function textLength(v: unknown): number {
  * a flat amount per image. The charge itself uses the upstream's usage or an exact count.
  */
 export function estimatePromptTokens(call: ClientCall): number {
-  const b = call.format === 'openai' ? call.json : canonicalOf(call);
-  if (!b) return 0;
+  const b = call.format === 'openai' ? call.json : canonicalForCounting(call);
+  if (!b) return Math.ceil((call.raw?.length ?? 0) / TEXT_CHARS_PER_TOKEN);
   let chars = 0;
   switch (call.mode) {
     case 'chat':

@@ -209,7 +209,7 @@ function deliver(
   const passthrough = up.converted === null;
   if (Buffer.isBuffer(res.body)) {
     const whole = res as WholeAnswer;
-    const codec = up.wire === 'openai' || up.wire === 'responses' ? null : wireCodec(up.wire);
+    const codec = up.wire === 'openai' ? null : wireCodec(up.wire);
     if (passthrough) {
       const decode = codec ? (body: Buffer) => codec.decode(body, up) : undefined;
       return Promise.resolve(deliverJson(call, whole, reply, { usage: (body) => client.usageFromJson(body, call), decode }));

@@ -3,7 +3,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { Dispatcher } from 'undici';
 import { upstreamError } from './errors.js';
 import type { ChunkEncoder, StreamMeter } from './formats/client.js';
-import { canonicalOf } from './formats/index.js';
+import { canonicalForCounting } from './formats/index.js';
 import type { ChatChunk, ChatUsage } from './formats/openai/chat.js';
 import { completionText, readUsage } from './formats/openai/usage.js';
 import { countChatPromptTokens, countInputTokens, countTextTokens, IncrementalCounter } from './tokenizer.js';
@@ -42,8 +42,8 @@ function copyHeaders(res: { headers: IncomingHttpHeaders }): Record<string, stri
 
 /** Prompt tokens counted here, for answers that came without usage (on the canonical request). */
 export function countPromptTokens(call: ClientCall): number {
-  const b = call.format === 'openai' ? call.json : canonicalOf(call);
-  if (!b) return 0;
+  const b = call.format === 'openai' ? call.json : canonicalForCounting(call);
+  if (!b) return call.raw ? countTextTokens(call.raw.toString('utf8'), call.model) : 0;
   switch (call.mode) {
     case 'chat':
       return countChatPromptTokens(b, call.model);
@@ -109,7 +109,7 @@ export async function deliverStream(
   }
   const completed = !clientGone();
   if (completed) {
-    const rest = meter.finish();
+    const rest = meter.finish(cut);
     reply.raw.end(rest.length > 0 ? rest : undefined);
   } else {
     res.body.destroy();

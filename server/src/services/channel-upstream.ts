@@ -1,4 +1,4 @@
-import { CHANNEL_TYPE, defaultBaseUrl, isOpenAIFormat } from '@switchyard/shared';
+import { CHANNEL_TYPE, defaultBaseUrl, defaultModels, isOpenAIFormat } from '@switchyard/shared';
 import type { RoutedChannel } from '../cache/routing.js';
 
 /*
@@ -9,16 +9,21 @@ import type { RoutedChannel } from '../cache/routing.js';
 export class UpstreamQueryError extends Error {}
 
 const TIMEOUT_MS = 15_000;
+/** Listings longer than this many pages are cut: a cursor that never ends must not hold the console. */
+const MAX_PAGES = 20;
+const ANTHROPIC_VERSION = '2023-06-01';
+const MODELS_FAILED = '获取模型列表失败';
+
+type UpstreamChannel = Pick<RoutedChannel, 'baseUrl' | 'type' | 'key' | 'other'>;
 
 const baseOf = (channel: Pick<RoutedChannel, 'baseUrl' | 'type'>) => (channel.baseUrl || defaultBaseUrl(channel.type)).replace(/\/+$/, '');
 
-async function getJson(url: string, key: string, failure: string): Promise<unknown> {
+const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+
+async function getJson(url: string, headers: Record<string, string>, failure: string): Promise<unknown> {
   let res: Response;
   try {
-    res = await fetch(url, {
-      headers: { authorization: `Bearer ${key}`, accept: 'application/json' },
-      signal: AbortSignal.timeout(TIMEOUT_MS),
-    });
+    res = await fetch(url, { headers: { ...headers, accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
   } catch (err) {
     const timedOut = (err as Error).name === 'TimeoutError';
     throw new UpstreamQueryError(`${failure}：${timedOut ? '请求超时' : '无法连接上游'}`);
@@ -36,21 +41,119 @@ async function getJson(url: string, key: string, failure: string): Promise<unkno
 
 const firstKey = (key: string) => key.split('\n')[0].trim();
 
-/** Channel types whose upstream model list can be fetched. */
-export const canFetchModels = (type: number): boolean => isOpenAIFormat(type) || type === CHANNEL_TYPE.GEMINI;
+type Json = Record<string, unknown> | null | undefined;
 
-/** Model ids the upstream lists ({base}/v1/models; Gemini's OpenAI-compatible list without the models/ prefix). */
-export async function fetchUpstreamModels(channel: Pick<RoutedChannel, 'baseUrl' | 'type' | 'key'>): Promise<string[]> {
+/** The non-empty string `field` of each entry of a listing; a listing that is not a list is a bad answer. */
+function namesIn(list: unknown, field: string): string[] {
+  if (!Array.isArray(list)) throw new UpstreamQueryError(`${MODELS_FAILED}：上游返回的格式不正确`);
+  return list.map((m) => (m as Json)?.[field]).filter((v): v is string => typeof v === 'string' && v !== '');
+}
+
+/**
+ * Every page of a paged listing: `page` fetches one page from a cursor ('' first) and says where the next starts
+ * ('' at the end). Stops at MAX_PAGES or when a cursor comes back again.
+ */
+async function allPages(page: (cursor: string) => Promise<{ names: string[]; next: string }>): Promise<string[]> {
+  const names: string[] = [];
+  const seen = new Set<string>();
+  let cursor = '';
+  for (let i = 0; i < MAX_PAGES; i++) {
+    const got = await page(cursor);
+    names.push(...got.names);
+    if (!got.next || seen.has(got.next)) break;
+    seen.add(got.next);
+    cursor = got.next;
+  }
+  return names;
+}
+
+/** An OpenAI-compatible list ({data: [{id}]}). */
+async function openAIModels(url: string, key: string): Promise<string[]> {
+  return namesIn(((await getJson(url, bearer(key), MODELS_FAILED)) as Json)?.data, 'id');
+}
+
+/** Anthropic: GET /v1/models with its own key header, {data: [{id}], has_more, last_id} paged by after_id. */
+function claudeModels(base: string, key: string): Promise<string[]> {
+  const url = /\/v1$/.test(base) ? `${base}/models` : `${base}/v1/models`;
+  const headers = { 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION };
+  return allPages(async (after) => {
+    const body = (await getJson(`${url}?limit=1000${after ? `&after_id=${encodeURIComponent(after)}` : ''}`, headers, MODELS_FAILED)) as Json;
+    const last = body?.last_id;
+    return { names: namesIn(body?.data, 'id'), next: body?.has_more === true && typeof last === 'string' ? last : '' };
+  });
+}
+
+/** Gemini: GET /v1beta/models with x-goog-api-key, {models: [{name: "models/..."}], nextPageToken} paged by pageToken. */
+function geminiModels(base: string, key: string): Promise<string[]> {
+  const url = `${/\/v\d+(alpha|beta)?\d*$/.test(base) ? base : `${base}/v1beta`}/models?pageSize=1000`;
+  return allPages(async (token) => {
+    const body = (await getJson(token ? `${url}&pageToken=${encodeURIComponent(token)}` : url, { 'x-goog-api-key': key }, MODELS_FAILED)) as Json;
+    const next = body?.nextPageToken;
+    return { names: namesIn(body?.models, 'name').map((n) => n.replace(/^models\//, '')), next: typeof next === 'string' ? next : '' };
+  });
+}
+
+/** Cohere: GET /v1/models, {models: [{name}], next_page_token} paged by page_token. */
+function cohereModels(base: string, key: string): Promise<string[]> {
+  const url = `${base.replace(/\/v\d+$/, '')}/v1/models?page_size=1000`;
+  return allPages(async (token) => {
+    const body = (await getJson(token ? `${url}&page_token=${encodeURIComponent(token)}` : url, bearer(key), MODELS_FAILED)) as Json;
+    const next = body?.next_page_token;
+    return { names: namesIn(body?.models, 'name'), next: typeof next === 'string' ? next : '' };
+  });
+}
+
+/** Cloudflare Workers AI: the account's model search, in the v4 envelope ({result: [{name}], result_info}) paged by page. */
+function cloudflareModels(base: string, key: string, accountId: string): Promise<string[]> {
+  if (!accountId) throw new UpstreamQueryError(`${MODELS_FAILED}：Cloudflare 渠道需要在"其他参数"中填写 Account ID`);
+  const url = `${base}/client/v4/accounts/${encodeURIComponent(accountId)}/ai/models/search?per_page=100`;
+  return allPages(async (cursor) => {
+    const page = Number(cursor || '1');
+    const body = (await getJson(`${url}&page=${page}`, bearer(key), MODELS_FAILED)) as Json;
+    const names = namesIn(body?.result, 'name');
+    const info = body?.result_info as Json;
+    const total = Number(info?.total_count);
+    const perPage = Number(info?.per_page) || names.length;
+    const more = names.length > 0 && Number.isFinite(total) && page * perPage < total;
+    return { names, next: more ? String(page + 1) : '' };
+  });
+}
+
+const T = CHANNEL_TYPE;
+/** Types with their own listing API. */
+const LISTED: ReadonlySet<number> = new Set([T.ANTHROPIC, T.GEMINI, T.COHERE, T.CLOUDFLARE]);
+/** Types without a cheap listing call (Bedrock's and Vertex's need other credentials and list far more than they serve): the type's default models. */
+const DEFAULT_LISTED: ReadonlySet<number> = new Set([T.AWS, T.VERTEX_AI]);
+
+/** Channel types whose model list can be fetched. */
+export const canFetchModels = (type: number): boolean => isOpenAIFormat(type) || LISTED.has(type) || DEFAULT_LISTED.has(type);
+
+/**
+ * Model ids the upstream lists: {base}/v1/models for OpenAI-compatible types, each provider's own listing for Claude,
+ * Gemini (without the models/ prefix), Cohere and Cloudflare, the type's defaults for AWS and Vertex.
+ */
+export async function fetchUpstreamModels(channel: UpstreamChannel): Promise<string[]> {
+  if (DEFAULT_LISTED.has(channel.type)) return [...defaultModels(channel.type)];
   const base = baseOf(channel);
-  if (!base) throw new UpstreamQueryError('获取模型列表失败：渠道未设置 Base URL');
-  const gemini = channel.type === CHANNEL_TYPE.GEMINI;
-  const body = await getJson(gemini ? `${base}/v1beta/openai/models` : `${base}/v1/models`, firstKey(channel.key), '获取模型列表失败');
-  const data = (body as { data?: unknown } | null)?.data;
-  if (!Array.isArray(data)) throw new UpstreamQueryError('获取模型列表失败：上游返回的格式不正确');
-  const ids = data
-    .map((m) => (m as { id?: unknown } | null)?.id)
-    .filter((id): id is string => typeof id === 'string' && id !== '')
-    .map((id) => (gemini ? id.replace(/^models\//, '') : id));
+  if (!base) throw new UpstreamQueryError(`${MODELS_FAILED}：渠道未设置 Base URL`);
+  const key = firstKey(channel.key);
+  let ids: string[];
+  switch (channel.type) {
+    case T.ANTHROPIC:
+      ids = await claudeModels(base, key);
+      break;
+    case T.GEMINI:
+      ids = await geminiModels(base, key);
+      break;
+    case T.COHERE:
+      ids = await cohereModels(base, key);
+      break;
+    case T.CLOUDFLARE:
+      ids = await cloudflareModels(base, key, channel.other.trim());
+      break;
+    default:
+      ids = await openAIModels(`${base}/v1/models`, key);
+  }
   return [...new Set(ids)];
 }
 
@@ -58,7 +161,7 @@ const ymd = (d: Date) => d.toISOString().slice(0, 10);
 
 /** OpenAI's dashboard billing: hard limit minus this month's usage (or the last 100 days' without a payment method). */
 async function openAIBalance(base: string, key: string): Promise<number> {
-  const sub = (await getJson(`${base}/v1/dashboard/billing/subscription`, key, '获取余额失败')) as {
+  const sub = (await getJson(`${base}/v1/dashboard/billing/subscription`, bearer(key), '获取余额失败')) as {
     has_payment_method?: boolean;
     hard_limit_usd?: number;
   };
@@ -67,7 +170,7 @@ async function openAIBalance(base: string, key: string): Promise<number> {
     ? `${now.toISOString().slice(0, 7)}-01`
     : ymd(new Date(now.getTime() - 100 * 86_400_000));
   const end = ymd(new Date(now.getTime() + 86_400_000));
-  const usage = (await getJson(`${base}/v1/dashboard/billing/usage?start_date=${start}&end_date=${end}`, key, '获取余额失败')) as {
+  const usage = (await getJson(`${base}/v1/dashboard/billing/usage?start_date=${start}&end_date=${end}`, bearer(key), '获取余额失败')) as {
     total_usage?: number;
   };
   const limit = Number(sub.hard_limit_usd ?? NaN);
@@ -77,14 +180,14 @@ async function openAIBalance(base: string, key: string): Promise<number> {
 }
 
 async function siliconFlowBalance(base: string, key: string): Promise<number> {
-  const body = (await getJson(`${base}/v1/user/info`, key, '获取余额失败')) as { data?: { totalBalance?: unknown } };
+  const body = (await getJson(`${base}/v1/user/info`, bearer(key), '获取余额失败')) as { data?: { totalBalance?: unknown } };
   const balance = Number.parseFloat(String(body.data?.totalBalance ?? ''));
   if (!Number.isFinite(balance)) throw new UpstreamQueryError('获取余额失败：上游返回的格式不正确');
   return balance;
 }
 
 async function deepSeekBalance(base: string, key: string): Promise<number> {
-  const body = (await getJson(`${base}/user/balance`, key, '获取余额失败')) as {
+  const body = (await getJson(`${base}/user/balance`, bearer(key), '获取余额失败')) as {
     balance_infos?: Array<{ currency?: string; total_balance?: unknown }>;
   };
   const entry = body.balance_infos?.find((b) => b.currency === 'CNY') ?? body.balance_infos?.[0];

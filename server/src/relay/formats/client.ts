@@ -10,8 +10,11 @@ import type { ClientCall, ClientFormat, Usage } from '../types.js';
 export interface StreamMeter {
   /** Upstream bytes in; the bytes to forward now out. */
   push(chunk: Buffer): Buffer;
-  /** The end of the upstream body: anything still held, plus what the format needs to close a stream cleanly. */
-  finish(): Buffer;
+  /**
+   * The end of the upstream body: anything still held and what the format needs to close a stream cleanly; or,
+   * when the upstream was cut (or ended without its final event), the format's error event instead.
+   */
+  finish(cut: boolean): Buffer;
   /** Usage as the upstream reported it; null when it never came. */
   readonly usage: Usage | null;
   /** Prompt-side usage known before the end (Claude's message_start), for a stream that stopped early. */

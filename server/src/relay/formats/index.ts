@@ -22,3 +22,15 @@ export function canonicalOf(call: ClientCall): Record<string, unknown> {
   call.canonical ??= clientFormat(call.format).toCanonical(call);
   return call.canonical;
 }
+
+/**
+ * The canonical request for estimates and counts, or null when the call cannot be expressed canonically (a Responses
+ * call with hosted tools or stored state, which only a same-format upstream can serve).
+ */
+export function canonicalForCounting(call: ClientCall): Record<string, unknown> | null {
+  try {
+    return canonicalOf(call);
+  } catch {
+    return null;
+  }
+}

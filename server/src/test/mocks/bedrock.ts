@@ -39,7 +39,7 @@ import {
  * throttlingException …) becomes an exception frame with its data as payload. "cut": true in the .json drops the
  * connection half-way through the JSON / after the last event of the .sse.
  *
- * invoke/: default (text; streamed as "stream"), tool-use, cache-usage, no-usage, cut, stream-exception (an exception
+ * invoke/: default (text; streamed as "stream"), tool-use, cache-usage, max-tokens, no-usage, cut, stream-exception (an exception
  *   frame mid-stream; 424 ModelErrorException when not streamed).
  * errors/: validation 400, invalid-signature 403, throttling 429 (each with its x-amzn-errortype header).
  * The string {{model}} in a fixture becomes the Anthropic model name behind the Bedrock id.

@@ -9,9 +9,14 @@ import type { MockRequest } from '../mock-openai.js';
  * bearer token and the account, the fields the endpoints require, and answers from fixture files in
  * fixtures/cloudflare/<route>/<case>.
  *
+ * GET /client/v4/accounts/<account>/ai/models/search lists models/good.json in the v4 envelope, page by page
+ * (page, per_page: default 20, at most `modelsPageLimit`), with result_info {page, per_page, count, total_count}.
+ *
  * The case comes from the model name ("mock-<case>") or an `x-mock-case` header, else `good`:
  *   good          good.json, or stream.sse when the request streams
  *   no-usage      no-usage.json / no-usage.sse (chat)
+ *   tool-call     tool-call.json / tool-call.sse (chat): one function call, its arguments streamed in pieces
+ *   max-tokens    max-tokens.json / max-tokens.sse (chat): finish_reason length
  *   cut           cut.sse: part of a stream, then the connection drops
  *   400, 429 ...  <status>.json (Cloudflare's v4 error envelope) with that status
  * A wrong or missing token, or another account, answers 401.json (code 10000) with 401, whatever the case.
@@ -21,12 +26,15 @@ export interface CloudflareMock {
   url: string;
   key: string;
   accountId: string;
+  /** The largest page the model search answers, whatever per_page asks. */
+  modelsPageLimit: number;
   requests: MockRequest[];
   close(): Promise<void>;
 }
 
 const FIXTURES = new URL('../fixtures/cloudflare/', import.meta.url);
 const PATH = /^\/client\/v4\/accounts\/([^/]+)\/ai\/v1\/(chat\/completions|embeddings)$/;
+const MODELS_PATH = /^\/client\/v4\/accounts\/([^/]+)\/ai\/models\/search$/;
 
 const fixture = (route: string, file: string): Buffer | null => {
   const url = new URL(`${route}/${file}`, FIXTURES);
@@ -75,7 +83,24 @@ function embeddingsAnswer(good: Buffer, json: Record<string, unknown>): string {
   return JSON.stringify({ ...base, data, model: json.model });
 }
 
-async function handle(mock: CloudflareMock, req: MockRequest, res: http.ServerResponse): Promise<void> {
+/** One page of the model search, in the v4 envelope. */
+function modelsPage(mock: CloudflareMock, query: URLSearchParams): string {
+  const all = (JSON.parse(fixture('models', 'good.json')!.toString('utf8')) as { result: unknown[] }).result;
+  const perPage = Math.min(Math.max(1, Number(query.get('per_page') ?? 20) || 20), mock.modelsPageLimit);
+  const page = Math.max(1, Number(query.get('page') ?? 1) || 1);
+  const result = all.slice((page - 1) * perPage, page * perPage);
+  const result_info = { page, per_page: perPage, count: result.length, total_count: all.length };
+  return JSON.stringify({ success: true, errors: [], messages: [], result, result_info });
+}
+
+async function handle(mock: CloudflareMock, req: MockRequest, res: http.ServerResponse, query: URLSearchParams): Promise<void> {
+  const listing = MODELS_PATH.exec(req.path);
+  if (listing) {
+    const token = /^Bearer\s+(.+)$/.exec(String(req.headers.authorization ?? ''))?.[1];
+    if (token !== mock.key || decodeURIComponent(listing[1]) !== mock.accountId) return sendJson(res, 401, envelope(10000, 'Authentication error'));
+    if (req.method !== 'GET') return sendJson(res, 405, envelope(10405, 'Method not allowed'));
+    return sendJson(res, 200, modelsPage(mock, query));
+  }
   const match = PATH.exec(req.path);
   if (!match) return sendJson(res, 404, envelope(7003, 'Could not route to the requested path, perhaps your object identifier is invalid?'));
   const route = match[2] === 'embeddings' ? 'embeddings' : 'chat';
@@ -106,11 +131,12 @@ async function handle(mock: CloudflareMock, req: MockRequest, res: http.ServerRe
   return sendJson(res, 400, envelope(5007, `No such model ${model} or task`));
 }
 
-export async function startCloudflareMock(opts: { key?: string; accountId?: string } = {}): Promise<CloudflareMock> {
+export async function startCloudflareMock(opts: { key?: string; accountId?: string; modelsPageLimit?: number } = {}): Promise<CloudflareMock> {
   const mock: CloudflareMock = {
     url: '',
     key: opts.key ?? 'cf-test-token',
     accountId: opts.accountId ?? '023e105f4ecef8ad9ca31a8372d0c353',
+    modelsPageLimit: opts.modelsPageLimit ?? 100,
     requests: [],
     close: async () => {},
   };
@@ -131,7 +157,7 @@ export async function startCloudflareMock(opts: { key?: string; accountId?: stri
       const url = new URL(req.url ?? '/', 'http://mock');
       const record: MockRequest = { method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body, json };
       mock.requests.push(record);
-      handle(mock, { ...record, path: url.pathname }, res).catch(() => res.destroy());
+      handle(mock, { ...record, path: url.pathname }, res, url.searchParams).catch(() => res.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -4,13 +4,18 @@ import type { AddressInfo } from 'node:net';
 import type { MockRequest } from '../mock-openai.js';
 
 /*
- * A local server that behaves like Cohere's API: POST /v2/chat (JSON and SSE) and POST /v1/rerank. It checks the
- * bearer key and the fields Cohere requires, and answers from fixture files in fixtures/cohere/<route>/<case>.
+ * A local server that behaves like Cohere's API: POST /v2/chat (JSON and SSE), POST /v1/rerank and GET /v1/models.
+ * It checks the bearer key and the fields Cohere requires, and answers from fixture files in
+ * fixtures/cohere/<route>/<case>.
+ *
+ * GET /v1/models lists models/good.json page by page: page_size (default 20, at most `modelsPageLimit`, 1000 unless
+ * given) and page_token, answering next_page_token while more remain.
  *
  * The case comes from the model name ("mock-<case>") or an `x-mock-case` header, else `good`:
  *   good          good.json, or stream.sse when the request streams
  *   tool-call     tool-call.json / tool-call.sse (chat)
  *   no-usage      no-usage.json / no-usage.sse (chat)
+ *   max-tokens    max-tokens.json / max-tokens.sse (chat): finish_reason MAX_TOKENS
  *   cut           cut.sse: part of a stream, then the connection drops (a non-streamed call gets half a body)
  *   400, 429 ...  <status>.json with that status
  * A wrong or missing key answers 401.json with 401, whatever the case.
@@ -19,6 +24,8 @@ import type { MockRequest } from '../mock-openai.js';
 export interface CohereMock {
   url: string;
   key: string;
+  /** The largest page GET /v1/models answers, whatever page_size asks. */
+  modelsPageLimit: number;
   requests: MockRequest[];
   close(): Promise<void>;
 }
@@ -97,11 +104,26 @@ function rerankAnswer(good: Buffer, json: Record<string, unknown>): string {
   return JSON.stringify({ ...base, results: out });
 }
 
-async function handle(mock: CohereMock, req: MockRequest, res: http.ServerResponse): Promise<void> {
-  const route = req.path === '/v2/chat' ? 'chat' : req.path === '/v1/rerank' ? 'rerank' : null;
+/** One page of the model list; the page token is the offset of the page, base64-encoded as Cohere's look. */
+function modelsPage(mock: CohereMock, query: URLSearchParams): string {
+  const all = (JSON.parse(fixture('models', 'good.json')!.toString('utf8')) as { models: unknown[] }).models;
+  const size = Math.min(Number(query.get('page_size') ?? 20) || 20, mock.modelsPageLimit);
+  const token = query.get('page_token');
+  const offset = token ? Number((JSON.parse(Buffer.from(token, 'base64').toString('utf8')) as { offset: number }).offset) : 0;
+  const end = offset + size;
+  const next = end < all.length ? Buffer.from(JSON.stringify({ offset: end })).toString('base64') : undefined;
+  return JSON.stringify({ models: all.slice(offset, end), ...(next ? { next_page_token: next } : {}) });
+}
+
+async function handle(mock: CohereMock, req: MockRequest, res: http.ServerResponse, query: URLSearchParams): Promise<void> {
+  const route = req.path === '/v2/chat' ? 'chat' : req.path === '/v1/rerank' ? 'rerank' : req.path === '/v1/models' ? 'models' : null;
   if (!route) return sendJson(res, 404, JSON.stringify({ message: `Route ${req.method} ${req.path} not found` }));
   const auth = /^bearer\s+(.+)$/i.exec(String(req.headers.authorization ?? ''));
   if (auth?.[1] !== mock.key) return sendJson(res, 401, fixture(route, '401.json') ?? '{"message":"invalid api token"}');
+  if (route === 'models') {
+    if (req.method !== 'GET') return sendJson(res, 405, JSON.stringify({ message: 'method not allowed' }));
+    return sendJson(res, 200, modelsPage(mock, query));
+  }
   if (req.method !== 'POST') return sendJson(res, 405, JSON.stringify({ message: 'method not allowed' }));
   if (!req.json) return invalid(res, 'could not parse the JSON body');
 
@@ -133,8 +155,8 @@ async function handle(mock: CohereMock, req: MockRequest, res: http.ServerRespon
   return sendJson(res, 404, JSON.stringify({ id: 'mock-not-found', message: `model '${model}' not found, make sure the correct model ID was used and that you have access to the model.` }));
 }
 
-export async function startCohereMock(opts: { key?: string } = {}): Promise<CohereMock> {
-  const mock: CohereMock = { url: '', key: opts.key ?? 'co-test-key', requests: [], close: async () => {} };
+export async function startCohereMock(opts: { key?: string; modelsPageLimit?: number } = {}): Promise<CohereMock> {
+  const mock: CohereMock = { url: '', key: opts.key ?? 'co-test-key', modelsPageLimit: opts.modelsPageLimit ?? 1000, requests: [], close: async () => {} };
   const server = http.createServer((req, res) => {
     const parts: Buffer[] = [];
     req.on('data', (c: Buffer) => parts.push(c));
@@ -152,7 +174,7 @@ export async function startCohereMock(opts: { key?: string } = {}): Promise<Cohe
       const url = new URL(req.url ?? '/', 'http://mock');
       const record: MockRequest = { method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body, json };
       mock.requests.push(record);
-      handle(mock, { ...record, path: url.pathname }, res).catch(() => res.destroy());
+      handle(mock, { ...record, path: url.pathname }, res, url.searchParams).catch(() => res.destroy());
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -108,7 +108,9 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
   const keyExtra =
     type === CHANNEL_TYPE.VERTEX_AI
       ? t('Vertex AI 的密钥是服务账号的 JSON 密钥文件内容（整段 JSON）。')
-      : isEdit
+      : type === CHANNEL_TYPE.AWS
+        ? t('格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。')
+        : isEdit
         ? undefined
         : t('一行一个密钥：每个密钥都会创建一个渠道。');
 

@@ -5,25 +5,13 @@ import { claudeErrorBody, claudeErrorObject } from './errors.js';
 import { chatToClaude, ChatToClaudeStream } from './from-chat.js';
 import { claudeSse } from './from-chat-stream.js';
 import { ClaudeStreamMeter } from './meter.js';
+import { WholeEvents } from '../sse-events.js';
 import { claudeToChat } from './to-chat.js';
 import type { ClaudeRequest } from './types.js';
 import { claudeUsageFromJson } from './usage.js';
 
-const EMPTY = Buffer.alloc(0);
-const LF = 0x0a;
-const CR = 0x0d;
 /** What the converted path also tells a Claude client whose upstream stopped mid-answer. */
 const CUT_MESSAGE = '上游连接中断';
-
-/** The end of the last whole SSE event in `buf` (after its blank line), 0 when none ended. */
-function lastEventEnd(buf: Buffer): number {
-  for (let i = buf.length - 1; i > 0; i--) {
-    if (buf[i] !== LF) continue;
-    if (buf[i - 1] === LF) return i + 1;
-    if (buf[i - 1] === CR && i >= 3 && buf[i - 2] === LF && buf[i - 3] === CR) return i + 1;
-  }
-  return 0;
-}
 
 /**
  * Claude's stream passed through byte for byte (thinking signatures survive), read on the side. Only whole events
@@ -32,8 +20,7 @@ function lastEventEnd(buf: Buffer): number {
  */
 class ClaudePassthroughMeter implements StreamMeter {
   private readonly meter: ClaudeStreamMeter;
-  /** Bytes of an event not yet complete. */
-  private held: Buffer = EMPTY;
+  private readonly events = new WholeEvents();
 
   constructor(call: ClientCall) {
     this.meter = new ClaudeStreamMeter(call.model);
@@ -49,16 +36,13 @@ class ClaudePassthroughMeter implements StreamMeter {
 
   push(chunk: Buffer): Buffer {
     this.meter.push(chunk);
-    const buf = this.held.length > 0 ? Buffer.concat([this.held, chunk]) : chunk;
-    const end = lastEventEnd(buf);
-    this.held = end < buf.length ? Buffer.from(buf.subarray(end)) : EMPTY;
-    return end === buf.length ? buf : buf.subarray(0, end);
+    return this.events.push(chunk);
   }
 
-  finish(): Buffer {
+  finish(cut: boolean): Buffer {
     this.meter.finish();
     // An upstream that ended cleanly but without a last blank line keeps its bytes; a cut one loses its half event.
-    if (this.meter.sawStop || this.meter.error) return this.held;
+    if (!cut && (this.meter.sawStop || this.meter.error)) return this.events.take();
     return Buffer.from(claudeSse(claudeErrorObject(502, CUT_MESSAGE)));
   }
 

@@ -8,6 +8,11 @@ import { GeminiStreamMeter, geminiUsageFromJson } from './meter.js';
 import { geminiToChat } from './to-chat.js';
 import type { GeminiBatchEmbedRequest, GeminiEmbedContentRequest, GeminiRequest } from './types.js';
 
+/** Gemini reports a failure inside a stream as an event holding its error body. */
+function streamError(status: number, message: string): string {
+  return `data: ${JSON.stringify(geminiErrorBody(status, message))}\r\n\r\n`;
+}
+
 class GeminiChunkEncoder implements ChunkEncoder {
   private readonly stream = new ChatToGeminiStream();
 
@@ -19,9 +24,8 @@ class GeminiChunkEncoder implements ChunkEncoder {
     return this.stream.finish(usage);
   }
 
-  /** Gemini reports a failure inside a stream as an event holding its error body. */
   error(status: number, message: string): string {
-    return `data: ${JSON.stringify(geminiErrorBody(status, message))}\r\n\r\n`;
+    return streamError(status, message);
   }
 }
 
@@ -44,8 +48,9 @@ class GeminiPassthroughMeter implements StreamMeter {
     return this.meter.push(chunk);
   }
 
-  finish(): Buffer {
-    return this.meter.finish();
+  finish(cut: boolean): Buffer {
+    const rest = this.meter.finish();
+    return cut ? Buffer.from(streamError(502, '上游连接中断')) : rest;
   }
 
   counted(): number {

@@ -6,6 +6,7 @@ import { OpenAIStreamMeter } from './stream.js';
 import { usageFromJsonBytes } from './usage.js';
 
 const DONE = Buffer.from('data: [DONE]\n\n');
+const CUT_MESSAGE = '上游连接中断';
 
 const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
 
@@ -60,8 +61,9 @@ class OpenAIPassthroughMeter implements StreamMeter {
     return this.meter.push(chunk);
   }
 
-  finish(): Buffer {
+  finish(cut: boolean): Buffer {
     const rest = this.meter.finish();
+    if (cut) return Buffer.from(event({ error: { message: CUT_MESSAGE, type: 'upstream_error', code: 502 } }));
     return this.meter.sawDone ? rest : Buffer.concat([rest, DONE]);
   }
 

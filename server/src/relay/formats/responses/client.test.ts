@@ -33,8 +33,18 @@ describe('the Responses client-format module', () => {
     const meter = responsesClient.streamMeter(call({ model: 'gpt-4o', input: 'hi', stream: true }));
     const bytes = Buffer.from('event: response.completed\ndata: {"type":"response.completed","response":{"usage":{"input_tokens":4,"output_tokens":2}}}\n\n');
     expect(meter.push(bytes)).toBe(bytes);
-    expect(meter.finish().length).toBe(0);
+    expect(meter.finish(false).length).toBe(0);
     expect(meter.usage).toEqual({ promptTokens: 4, completionTokens: 2, cachedTokens: 0 });
+  });
+
+  it('ends a stream cut before response.completed with a whole error event, never half an event', () => {
+    const meter = responsesClient.streamMeter(call({ model: 'gpt-4o', input: 'hi', stream: true }));
+    const first = 'event: response.output_text.delta\ndata: {"type":"response.output_text.delta","delta":"Hi"}\n\n';
+    const forwarded = meter.push(Buffer.from(`${first}event: response.output_text.delta\ndata: {"type":"resp`)).toString();
+    expect(forwarded).toBe(first);
+    const end = meter.finish(true).toString();
+    expect(end).toMatch(/^event: error\ndata: \{"type":"error","code":"server_error"/);
+    expect(end.endsWith('\n\n')).toBe(true);
   });
 
   it('writes errors in OpenAI’s shape', () => {

@@ -2,11 +2,11 @@ import type { ClientCall } from '../../types.js';
 import type { ChunkEncoder, ClientFormatModule, StreamMeter } from '../client.js';
 import type { ChatChunk, ChatCompletion, ChatUsage } from '../openai/chat.js';
 import { openAIErrorBody } from '../openai/errors.js';
+import { WholeEvents } from '../sse-events.js';
 import { chatToResponses, ChatToResponsesStream } from './from-chat.js';
 import { ResponsesStreamMeter, responsesUsageFromJson } from './meter.js';
 import { responsesToChat } from './to-chat.js';
 
-const EMPTY = Buffer.alloc(0);
 
 /** The documented codes of a failed response's error, by upstream status. */
 const failureCode = (status: number): string => (status === 429 ? 'rate_limit_exceeded' : 'server_error');
@@ -34,6 +34,7 @@ class ResponsesChunkEncoder implements ChunkEncoder {
 /** OpenAI's Responses stream passed through byte for byte; it has no [DONE] line to add at the end. */
 class ResponsesPassthroughMeter implements StreamMeter {
   private readonly meter: ResponsesStreamMeter;
+  private readonly events = new WholeEvents();
 
   constructor(call: ClientCall) {
     this.meter = new ResponsesStreamMeter(call.model);
@@ -48,12 +49,16 @@ class ResponsesPassthroughMeter implements StreamMeter {
   }
 
   push(chunk: Buffer): Buffer {
-    return this.meter.push(chunk);
+    this.meter.push(chunk);
+    return this.events.push(chunk);
   }
 
-  finish(): Buffer {
+  /** A stream that stops before its terminal event ends with an error event, as the Responses API reports failures. */
+  finish(cut: boolean): Buffer {
     this.meter.finish();
-    return EMPTY;
+    if (!cut && this.meter.sawStop) return this.events.take();
+    const error = { type: 'error', code: 'server_error', message: '上游连接中断', param: null };
+    return Buffer.from(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
   }
 
   counted(): number {

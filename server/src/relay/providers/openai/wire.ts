@@ -1,6 +1,7 @@
 import type { ChatChunk } from '../../formats/openai/chat.js';
 import { parseOpenAIError } from '../../formats/openai/errors.js';
 import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
+import { responsesToCompletion } from '../../formats/responses/to-completion.js';
 import type { Attempt, ChunkDecoder, UpstreamCall, WireCodec } from '../../types.js';
 import { SseSplitter } from '../gemini/sse.js';
 
@@ -88,11 +89,14 @@ const passthroughOnly = (): never => {
   throw new Error('requests are never converted into the Responses format');
 };
 
-/** OpenAI's own Responses endpoint: only reached by Responses clients passing through, so only its errors are read here. */
+/**
+ * OpenAI's own Responses endpoint: only reached by Responses clients passing through, so requests are never encoded
+ * into it; its answers are decoded only to count an answer that came without usage.
+ */
 export const responsesWire: WireCodec = {
   format: 'responses',
   encode: passthroughOnly,
-  decode: passthroughOnly,
+  decode: (body) => responsesToCompletion(parseJson(body)) as unknown as Record<string, unknown>,
   streamDecoder: passthroughOnly,
   parseError: parseOpenAIError,
 };

@@ -1,0 +1,32 @@
+import type { ChatCompletion, ToolCall } from '../openai/chat.js';
+import type { ResponseObject, ResponsesOutputItem } from './types.js';
+
+/**
+ * A Response object read as a canonical ChatCompletion: output text, refusals, reasoning summaries and function calls.
+ * Used to count what a passed-through answer generated when it carries no usage.
+ */
+export function responsesToCompletion(resp: Partial<ResponseObject>): ChatCompletion {
+  let text = '';
+  let reasoning = '';
+  const toolCalls: ToolCall[] = [];
+  for (const item of (resp.output ?? []) as ResponsesOutputItem[]) {
+    if (item.type === 'message') {
+      for (const part of item.content ?? []) text += part.type === 'output_text' ? part.text : part.refusal;
+    } else if (item.type === 'function_call') {
+      toolCalls.push({ id: item.call_id, type: 'function', function: { name: item.name, arguments: item.arguments } });
+    } else if (item.type === 'reasoning') {
+      for (const s of item.summary ?? []) reasoning += s.text;
+    }
+  }
+  const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: text };
+  if (reasoning) message.reasoning_content = reasoning;
+  if (toolCalls.length > 0) message.tool_calls = toolCalls;
+  const finish = resp.status === 'incomplete' ? 'length' : toolCalls.length > 0 ? 'tool_calls' : 'stop';
+  return {
+    id: resp.id ?? '',
+    object: 'chat.completion',
+    created: resp.created_at ?? 0,
+    model: resp.model ?? '',
+    choices: [{ index: 0, message, finish_reason: finish }],
+  };
+}

@@ -1,0 +1,451 @@
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test/databases.js';
+import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { startBedrockMock, type BedrockMock } from '../test/mocks/bedrock.js';
+import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
+import { startCloudflareMock, type CloudflareMock } from '../test/mocks/cloudflare.js';
+import { startCohereMock, type CohereMock } from '../test/mocks/cohere.js';
+import { GEMINI_MOCK_KEY, startGeminiMock, type GeminiMock } from '../test/mocks/gemini.js';
+import { startVertexMock, testServiceAccount, type VertexMock } from '../test/mocks/vertex.js';
+import { countTextTokens } from './tokenizer.js';
+
+/*
+ * The official openai SDK's chat completions against every channel type that does not speak OpenAI's chat body
+ * (or speaks it under another path): Claude, Gemini, Bedrock, Vertex (Claude and Gemini models), Cohere and
+ * Cloudflare. Each lane is one channel type against its mock; every call's bill is checked against the formula for
+ * the usage the upstream reported.
+ */
+
+interface Tokens {
+  prompt: number;
+  completion: number;
+  cached?: number;
+  created?: number;
+}
+
+interface Price {
+  ratio: number;
+  completion: number;
+  /** CacheRatio set as an option; absent: the built-in cache ratio of the model family. */
+  cache?: number;
+}
+
+type Upstream = 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'cohere' | 'cloudflare';
+
+/** One channel type under test: its models (each naming a mock case) and what the mock answers for them. */
+interface Lane {
+  name: string;
+  /** The mock the lane's channel points at. */
+  upstream: Upstream;
+  price: Price;
+  /** The cache-read ratio the bill must use (the option, or the built-in one of the family). */
+  cacheRatio: number;
+  plain: { model: string; text: string; tokens: Tokens };
+  tools?: { model: string; name: string; args: Record<string, unknown>; tokens: Tokens };
+  length?: { model: string; tokens: Tokens };
+  cache?: { model: string; tokens: Tokens };
+  noUsage: string;
+  /** A stream that breaks off; absent where the relay cannot yet report the break (see the Cloudflare lane). */
+  cut?: string;
+  errors: Array<[model: string, status: number]>;
+  /** Client model -> upstream model, for mocks that pick the case from the whole model name. */
+  mapping?: Record<string, string>;
+}
+
+const CLAUDE_PRICE = { ratio: 1.5, completion: 5 };
+const GEMINI_PRICE = { ratio: 0.15, completion: 8 };
+
+const LANES: Lane[] = [
+  {
+    name: 'Anthropic Claude (14)',
+    upstream: 'claude',
+    price: CLAUDE_PRICE,
+    cacheRatio: 0.1,
+    plain: { model: 'claude-haiku-4-5', text: 'Hello from the Claude mock.', tokens: { prompt: 21, completion: 9 } },
+    tools: { model: 'claude-mock-tool-use', name: 'get_weather', args: { city: 'Paris', unit: 'celsius' }, tokens: { prompt: 380, completion: 58 } },
+    length: { model: 'claude-mock-max-tokens', tokens: { prompt: 14, completion: 16 } },
+    cache: { model: 'claude-mock-cache-usage', tokens: { prompt: 8 + 3400 + 1200, completion: 7, cached: 3400, created: 1200 } },
+    noUsage: 'claude-mock-no-usage',
+    cut: 'claude-mock-cut',
+    errors: [
+      ['claude-mock-bad-request', 400],
+      ['claude-mock-rate-limit', 429],
+      ['claude-mock-overloaded', 529],
+    ],
+  },
+  {
+    name: 'Google Gemini (24)',
+    upstream: 'gemini',
+    price: GEMINI_PRICE,
+    cacheRatio: 0.25,
+    plain: { model: 'gemini-2.5-flash', text: 'Hello from the Gemini mock.', tokens: { prompt: 8, completion: 7 } },
+    tools: { model: 'gemini-2.5-flash-mock-function-call', name: 'get_weather', args: { city: 'Paris', unit: 'celsius' }, tokens: { prompt: 60, completion: 12 } },
+    length: { model: 'gemini-2.5-flash-mock-max-tokens', tokens: { prompt: 9, completion: 16 } },
+    cache: { model: 'gemini-2.5-flash-mock-cache-usage', tokens: { prompt: 2100, completion: 6, cached: 2048 } },
+    noUsage: 'gemini-2.5-flash-mock-no-usage',
+    cut: 'gemini-2.5-flash-mock-cut',
+    errors: [
+      ['gemini-2.5-flash-mock-bad-request', 400],
+      ['gemini-2.5-flash-mock-permission-denied', 403],
+      ['gemini-2.5-flash-mock-rate-limit', 429],
+      ['gemini-2.5-flash-mock-unavailable', 503],
+    ],
+  },
+  {
+    name: 'AWS Bedrock Claude (33)',
+    upstream: 'bedrock',
+    price: { ...CLAUDE_PRICE, cache: 0.3 },
+    cacheRatio: 0.3,
+    plain: { model: 'claude-bedrock', text: 'Hello from Claude on Bedrock.', tokens: { prompt: 14, completion: 9 } },
+    tools: { model: 'claude-bedrock-mock-tool-use', name: 'get_weather', args: { city: 'Paris', unit: 'celsius' }, tokens: { prompt: 380, completion: 58 } },
+    length: { model: 'claude-bedrock-mock-max-tokens', tokens: { prompt: 14, completion: 16 } },
+    cache: { model: 'claude-bedrock-mock-cache-usage', tokens: { prompt: 8 + 3400 + 1200, completion: 12, cached: 3400, created: 1200 } },
+    noUsage: 'claude-bedrock-mock-no-usage',
+    cut: 'claude-bedrock-mock-cut',
+    errors: [
+      ['claude-bedrock-mock-validation', 400],
+      ['claude-bedrock-mock-throttling', 429],
+    ],
+  },
+  {
+    name: 'Vertex AI, a Claude model (41)',
+    upstream: 'vertex',
+    price: CLAUDE_PRICE,
+    cacheRatio: 0.1,
+    plain: { model: 'claude-vertex', text: 'Hello from Claude on Vertex.', tokens: { prompt: 14, completion: 9 } },
+    tools: { model: 'claude-vertex-mock-tools', name: 'get_weather', args: { city: 'Paris', unit: 'celsius' }, tokens: { prompt: 30 + 100 + 50, completion: 21, cached: 100, created: 50 } },
+    length: { model: 'claude-vertex-mock-max-tokens', tokens: { prompt: 14, completion: 16 } },
+    noUsage: 'claude-vertex-mock-no-usage',
+    cut: 'claude-vertex-mock-cut',
+    errors: [
+      ['claude-vertex-mock-400', 400],
+      ['claude-vertex-mock-429', 429],
+    ],
+  },
+  {
+    name: 'Vertex AI, a Gemini model (41)',
+    upstream: 'vertex',
+    price: GEMINI_PRICE,
+    cacheRatio: 0.25,
+    // Gemini counts thoughts apart from the answer; both are output.
+    plain: { model: 'gemini-2.5-flash-vertex', text: 'Hello from Gemini on Vertex.', tokens: { prompt: 9, completion: 7 + 20 } },
+    tools: { model: 'gemini-2.5-flash-vertex-mock-tools', name: 'get_weather', args: { city: 'Paris', unit: 'celsius' }, tokens: { prompt: 40, completion: 12 + 20, cached: 32 } },
+    length: { model: 'gemini-2.5-flash-vertex-mock-max-tokens', tokens: { prompt: 9, completion: 16 } },
+    noUsage: 'gemini-2.5-flash-vertex-mock-no-usage',
+    cut: 'gemini-2.5-flash-vertex-mock-cut',
+    errors: [
+      ['gemini-2.5-flash-vertex-mock-400', 400],
+      ['gemini-2.5-flash-vertex-mock-429', 429],
+    ],
+  },
+  {
+    name: 'Cohere (34)',
+    upstream: 'cohere',
+    price: { ratio: 0.25, completion: 3 },
+    cacheRatio: 1,
+    // Billed by Cohere's billed_units (what Cohere charges for), not its raw token counts.
+    plain: { model: 'command-r', text: 'Hello from the Cohere mock.', tokens: { prompt: 5, completion: 6 } },
+    tools: { model: 'command-r-tool-call', name: 'get_weather', args: { location: 'Toronto' }, tokens: { prompt: 37, completion: 28 } },
+    length: { model: 'command-r-max-tokens', tokens: { prompt: 12, completion: 16 } },
+    noUsage: 'command-r-no-usage',
+    cut: 'command-r-cut',
+    errors: [
+      ['command-r-400', 400],
+      ['command-r-429', 429],
+    ],
+    mapping: {
+      'command-r-tool-call': 'mock-tool-call',
+      'command-r-max-tokens': 'mock-max-tokens',
+      'command-r-no-usage': 'mock-no-usage',
+      'command-r-cut': 'mock-cut',
+      'command-r-400': 'mock-400',
+      'command-r-429': 'mock-429',
+    },
+  },
+  {
+    name: 'Cloudflare Workers AI (39)',
+    upstream: 'cloudflare',
+    price: { ratio: 0.1, completion: 2 },
+    cacheRatio: 1,
+    plain: { model: '@cf/meta/llama-3.1-8b-instruct', text: 'Hello from the Cloudflare mock.', tokens: { prompt: 18, completion: 8 } },
+    tools: { model: '@cf/meta/llama-3.1-8b-instruct-tools', name: 'get_weather', args: { city: 'Paris' }, tokens: { prompt: 240, completion: 22 } },
+    length: { model: '@cf/meta/llama-3.1-8b-instruct-length', tokens: { prompt: 18, completion: 16 } },
+    noUsage: '@cf/meta/llama-3.1-8b-instruct-no-usage',
+    cut: '@cf/meta/llama-3.1-8b-instruct-cut',
+    errors: [
+      ['@cf/meta/llama-3.1-8b-instruct-400', 400],
+      ['@cf/meta/llama-3.1-8b-instruct-429', 429],
+    ],
+    mapping: {
+      '@cf/meta/llama-3.1-8b-instruct-tools': 'mock-tool-call',
+      '@cf/meta/llama-3.1-8b-instruct-length': 'mock-max-tokens',
+      '@cf/meta/llama-3.1-8b-instruct-no-usage': 'mock-no-usage',
+      '@cf/meta/llama-3.1-8b-instruct-cut': 'mock-cut',
+      '@cf/meta/llama-3.1-8b-instruct-400': 'mock-400',
+      '@cf/meta/llama-3.1-8b-instruct-429': 'mock-429',
+    },
+  },
+];
+
+const modelsOf = (lane: Lane): string[] =>
+  [lane.plain.model, lane.tools?.model, lane.length?.model, lane.cache?.model, lane.noUsage, lane.cut, ...lane.errors.map(([m]) => m)].filter(
+    (m): m is string => typeof m === 'string',
+  );
+
+/** round((prompt - cached - created + cached x cacheRatio + created x creationRatio + completion x completionRatio) x modelRatio). */
+function costOf(lane: Lane, model: string, t: Tokens): number {
+  const cached = t.cached ?? 0;
+  const created = t.created ?? 0;
+  // Cache writes cost 1.25x the input price on Claude models (the built-in ratio, by model name).
+  const creationRatio = model.startsWith('claude') ? 1.25 : 1;
+  const weighted = t.prompt - cached - created + cached * lane.cacheRatio + created * creationRatio + t.completion * lane.price.completion;
+  return Math.round(weighted * lane.price.ratio);
+}
+
+const hello: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Hello there' }];
+
+const weatherTool: OpenAI.Chat.ChatCompletionTool = {
+  type: 'function',
+  function: {
+    name: 'get_weather',
+    description: 'Weather of a city',
+    parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'] },
+  },
+};
+
+type Chunk = OpenAI.Chat.ChatCompletionChunk;
+
+/** Reads a stream the way a client does: text, tool calls put together by index, the last finish_reason, usage chunks. */
+async function readStream(stream: AsyncIterable<Chunk>) {
+  const chunks: Chunk[] = [];
+  let text = '';
+  let finish: string | null = null;
+  const calls = new Map<number, { id: string; name: string; args: string }>();
+  for await (const chunk of stream) {
+    chunks.push(chunk);
+    for (const choice of chunk.choices) {
+      text += choice.delta?.content ?? '';
+      if (choice.finish_reason) finish = choice.finish_reason;
+      for (const tc of choice.delta?.tool_calls ?? []) {
+        const call = calls.get(tc.index) ?? { id: '', name: '', args: '' };
+        if (tc.id) call.id = tc.id;
+        if (tc.function?.name) call.name += tc.function.name;
+        if (tc.function?.arguments) call.args += tc.function.arguments;
+        calls.set(tc.index, call);
+      }
+    }
+  }
+  return { chunks, text, finish, calls: [...calls.values()], usage: chunks.filter((c) => c.usage).map((c) => c.usage!) };
+}
+
+describe.each(testDatabases().slice(0, 1))('the openai SDK on non-OpenAI channels on $name', (database) => {
+  let f: RelayFixture;
+  let claude: ClaudeMock;
+  let gemini: GeminiMock;
+  let bedrock: BedrockMock;
+  let vertex: VertexMock;
+  let cohere: CohereMock;
+  let cloudflare: CloudflareMock;
+  let client: OpenAI;
+
+  async function quotaOf(): Promise<number> {
+    const row = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
+    return row.quota;
+  }
+
+  async function lastLog() {
+    return f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  }
+
+  /** Streams settle after their last byte went out: give the settlement a moment to be queued, then write it. */
+  async function settled(): Promise<void> {
+    await new Promise((r) => setTimeout(r, 50));
+    await f.flush();
+  }
+
+  /** Runs a call and checks what it cost: the user's quota drop and its consume log both equal the formula. */
+  async function expectBill<T>(lane: Lane, model: string, tokens: Tokens, call: () => Promise<T>) {
+    await f.flush();
+    const before = await quotaOf();
+    const result = await call();
+    await settled();
+    const cost = costOf(lane, model, tokens);
+    const log = await lastLog();
+    expect(log).toMatchObject({ model_name: model, prompt_tokens: tokens.prompt, completion_tokens: tokens.completion, quota: cost });
+    expect(before - (await quotaOf())).toBe(cost);
+    return { result, log, other: JSON.parse(log.other) as Record<string, unknown> };
+  }
+
+  beforeAll(async () => {
+    const account = testServiceAccount('relay-openai-cross');
+    const aws = { accessKeyId: 'AKIAMOCKCROSS0000001', secretAccessKey: 'mockSecretKeyForTheCrossFormatTests00000', region: 'us-east-1' };
+    [claude, gemini, bedrock, vertex, cohere, cloudflare] = await Promise.all([
+      startClaudeMock(),
+      startGeminiMock(),
+      startBedrockMock(aws),
+      startVertexMock({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail, projectId: account.projectId }),
+      startCohereMock(),
+      startCloudflareMock(),
+    ]);
+    f = await startRelay(database);
+    const table = (pick: (p: Price) => number | undefined) =>
+      JSON.stringify(Object.fromEntries(LANES.flatMap((lane) => (pick(lane.price) === undefined ? [] : modelsOf(lane).map((m) => [m, pick(lane.price)])))));
+    await f.setOption('ModelRatio', table((p) => p.ratio));
+    await f.setOption('CompletionRatio', table((p) => p.completion));
+    await f.setOption('CacheRatio', table((p) => p.cache));
+
+    const channels: Record<Upstream, Record<string, unknown>> = {
+      claude: { type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY },
+      gemini: { type: 24, base_url: gemini.url, key: GEMINI_MOCK_KEY },
+      bedrock: { type: 33, base_url: bedrock.url, key: `${aws.accessKeyId}|${aws.secretAccessKey}|${aws.region}` },
+      vertex: { type: 41, base_url: vertex.url, key: account.key(`${vertex.url}/token`), other: 'us-east5' },
+      cohere: { type: 34, base_url: cohere.url, key: cohere.key },
+      cloudflare: { type: 39, base_url: cloudflare.url, key: cloudflare.key, other: cloudflare.accountId },
+    };
+    for (const lane of LANES) {
+      // Upstream refusals (rate limits, bad keys) must not disable the channels the other tests use.
+      await f.channel({ ...channels[lane.upstream], models: modelsOf(lane).join(','), model_mapping: JSON.stringify(lane.mapping ?? {}), auto_ban: 0 });
+    }
+    client = f.client((await f.token()).key);
+  });
+
+  afterAll(async () => {
+    await f.close();
+    await Promise.all([claude, gemini, bedrock, vertex, cohere, cloudflare].map((m) => m.close()));
+  });
+
+  describe.each(LANES)('$name', (lane) => {
+    const { plain } = lane;
+
+    it('answers a chat completion in OpenAI’s shape and bills the upstream usage', async () => {
+      const { result } = await expectBill(lane, plain.model, plain.tokens, () => client.chat.completions.create({ model: plain.model, messages: hello, max_tokens: 64 }));
+      expect(result).toMatchObject({
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: plain.text }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: plain.tokens.prompt, completion_tokens: plain.tokens.completion, total_tokens: plain.tokens.prompt + plain.tokens.completion },
+      });
+    });
+
+    it('streams the answer without a usage chunk when the client did not ask for one', async () => {
+      const { result } = await expectBill(lane, plain.model, plain.tokens, async () =>
+        readStream(await client.chat.completions.create({ model: plain.model, messages: hello, max_tokens: 64, stream: true })),
+      );
+      expect(result.text).toBe(plain.text);
+      expect(result.finish).toBe('stop');
+      expect(result.usage).toEqual([]);
+      expect((await lastLog()).is_stream).toBe(1);
+    });
+
+    it('streams the usage chunk last when the client asked for it (stream_options.include_usage)', async () => {
+      const { result } = await expectBill(lane, plain.model, plain.tokens, async () =>
+        readStream(
+          await client.chat.completions.create({ model: plain.model, messages: hello, max_tokens: 64, stream: true, stream_options: { include_usage: true } }),
+        ),
+      );
+      expect(result.text).toBe(plain.text);
+      expect(result.usage).toHaveLength(1);
+      expect(result.usage[0]).toMatchObject({ prompt_tokens: plain.tokens.prompt, completion_tokens: plain.tokens.completion });
+      expect(result.chunks.at(-1)!.usage).toBeTruthy();
+      expect(result.chunks.at(-1)!.choices).toEqual([]);
+    });
+
+    if (lane.tools) it('returns a tool call with finish_reason tool_calls, streamed and not', async () => {
+      const tools = lane.tools!;
+      const params = { model: tools.model, messages: [{ role: 'user' as const, content: 'Weather in Paris?' }], tools: [weatherTool], max_tokens: 256 };
+      const { result } = await expectBill(lane, tools.model, tools.tokens, () => client.chat.completions.create(params));
+      const choice = result.choices[0];
+      expect(choice.finish_reason).toBe('tool_calls');
+      expect(choice.message.tool_calls).toHaveLength(1);
+      const call = choice.message.tool_calls![0] as OpenAI.Chat.ChatCompletionMessageFunctionToolCall;
+      expect(call).toMatchObject({ type: 'function', id: expect.any(String), function: { name: tools.name } });
+      expect(JSON.parse(call.function.arguments)).toEqual(tools.args);
+
+      const { result: streamed } = await expectBill(lane, tools.model, tools.tokens, async () =>
+        readStream(await client.chat.completions.create({ ...params, stream: true })),
+      );
+      expect(streamed.finish).toBe('tool_calls');
+      expect(streamed.calls).toHaveLength(1);
+      expect(streamed.calls[0]).toMatchObject({ id: expect.stringMatching(/.+/), name: tools.name });
+      expect(JSON.parse(streamed.calls[0].args)).toEqual(tools.args);
+    });
+
+    if (lane.length) it('reports a cut-off answer as finish_reason length, streamed and not', async () => {
+      const { model, tokens } = lane.length!;
+      const params = { model, messages: hello, max_tokens: 16 };
+      const { result } = await expectBill(lane, model, tokens, () => client.chat.completions.create(params));
+      expect(result.choices[0].finish_reason).toBe('length');
+      const { result: streamed } = await expectBill(lane, model, tokens, async () => readStream(await client.chat.completions.create({ ...params, stream: true })));
+      expect(streamed.finish).toBe('length');
+      expect(streamed.text).toBe(result.choices[0].message.content);
+    });
+
+    if (lane.cache) it('bills cached prompt tokens at the cache ratio, streamed and not', async () => {
+      const { model, tokens } = lane.cache!;
+      const { result, other } = await expectBill(lane, model, tokens, () => client.chat.completions.create({ model, messages: hello, max_tokens: 64 }));
+      expect(result.usage).toMatchObject({ prompt_tokens: tokens.prompt, prompt_tokens_details: { cached_tokens: tokens.cached } });
+      expect(other).toMatchObject({ cache_ratio: lane.cacheRatio, cache_tokens: tokens.cached });
+      if (tokens.created) expect(other).toMatchObject({ cache_creation_tokens: tokens.created });
+      await expectBill(lane, model, tokens, async () =>
+        readStream(await client.chat.completions.create({ model, messages: hello, max_tokens: 64, stream: true, stream_options: { include_usage: true } })),
+      );
+    });
+
+    it('counts the tokens itself when the upstream reports no usage, and says so in the log', async () => {
+      const model = lane.noUsage;
+      for (const stream of [false, true]) {
+        await f.flush();
+        const before = await quotaOf();
+        const text = stream
+          ? (await readStream(await client.chat.completions.create({ model, messages: hello, max_tokens: 64, stream: true }))).text
+          : (await client.chat.completions.create({ model, messages: hello, max_tokens: 64 })).choices[0].message.content;
+        expect(text).toBeTruthy();
+        await settled();
+        const log = await lastLog();
+        expect(log).toMatchObject({ model_name: model, is_stream: stream ? 1 : 0 });
+        expect(log.prompt_tokens).toBeGreaterThan(3);
+        expect(log.completion_tokens).toBeGreaterThan(2);
+        expect(log.quota).toBe(costOf(lane, model, { prompt: log.prompt_tokens, completion: log.completion_tokens }));
+        expect(before - (await quotaOf())).toBe(log.quota);
+        expect(log.content).toContain('上游未返回用量，本地计算');
+      }
+    });
+
+    if (lane.cut) it('ends a stream cut mid-way with an error event and bills what was delivered', async () => {
+      const model = lane.cut!;
+      await f.flush();
+      const before = await quotaOf();
+      const stream = await client.chat.completions.create({ model, messages: hello, max_tokens: 64, stream: true });
+      let text = '';
+      const err = await (async () => {
+        for await (const chunk of stream) text += chunk.choices[0]?.delta?.content ?? '';
+      })().then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(text.length).toBeGreaterThan(0);
+      expect(err).toBeInstanceOf(OpenAI.APIError);
+      expect((err as Error).message).toContain('上游连接中断');
+      await settled();
+      const log = await lastLog();
+      expect(log).toMatchObject({ model_name: model, is_stream: 1 });
+      // The prompt counted here, the output counted from the text the client got.
+      expect(log.completion_tokens).toBe(countTextTokens(text, model));
+      expect(log.content).toContain('上游中断');
+      expect(log.quota).toBe(costOf(lane, model, { prompt: log.prompt_tokens, completion: log.completion_tokens }));
+      expect(before - (await quotaOf())).toBe(log.quota);
+    });
+
+    it.each(lane.errors)('answers an upstream failure of %s in OpenAI’s error shape (%i) without charging', async (model, status) => {
+      await f.flush();
+      const before = await quotaOf();
+      const err = (await client.chat.completions.create({ model, messages: hello, max_tokens: 64 }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+      expect(err).toBeInstanceOf(OpenAI.APIError);
+      expect(err.status).toBe(status);
+      expect(err.error).toMatchObject({ message: expect.any(String), type: expect.any(String) });
+      expect((err.error as { message: string }).message).not.toBe('');
+      await f.flush();
+      expect(await quotaOf()).toBe(before);
+    });
+  });
+});

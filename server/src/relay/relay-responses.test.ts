@@ -1,0 +1,469 @@
+import { readFileSync } from 'node:fs';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test/databases.js';
+import { DEFAULT_CHUNKS, MOCK_USAGE, startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
+import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
+import { startResponsesMock, type ResponsesMock } from '../test/mocks/openai-responses.js';
+import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { countTextTokens } from './tokenizer.js';
+
+/*
+ * The official openai SDK's Responses API (responses.create and responses.stream) against Switchyard's
+ * /v1/responses: passed through byte for byte to an OpenAI channel, which serves the Responses API itself, and
+ * converted through the canonical chat shape for a custom OpenAI-compatible channel (chat only) and a Claude channel.
+ * Every call's bill is checked against the formula for the usage the upstream reported.
+ */
+
+interface Tokens {
+  prompt: number;
+  completion: number;
+  cached?: number;
+  created?: number;
+}
+
+interface Price {
+  ratio: number;
+  completion: number;
+  cache?: number;
+}
+
+/** Passthrough (type 1, the Responses mock): the case is the model name after "mock-". */
+const RESP = 'gpt-4.1-mini';
+const RESP_TOOL = 'mock-tool-call';
+const RESP_CACHED = 'mock-cached';
+const RESP_NO_USAGE = 'mock-no-usage';
+const RESP_CUT = 'mock-cut';
+const RESP_BAD = 'mock-bad-request';
+const RESP_LIMITED = 'mock-rate-limited';
+/** Converted, custom OpenAI-compatible channel (type 8, chat only). */
+const CHAT = 'gpt-4o-compat';
+/** Converted, Claude channel (type 14). */
+const CLAUDE = 'claude-haiku-4-5';
+const CLAUDE_TOOL = 'claude-mock-tool-use';
+const CLAUDE_CACHE = 'claude-mock-cache-usage';
+
+const PRICES: Record<string, Price> = {
+  [RESP]: { ratio: 0.2, completion: 4 },
+  [RESP_TOOL]: { ratio: 0.2, completion: 4 },
+  [RESP_CACHED]: { ratio: 0.2, completion: 4, cache: 0.25 },
+  [RESP_NO_USAGE]: { ratio: 0.2, completion: 4 },
+  [RESP_CUT]: { ratio: 0.2, completion: 4 },
+  [RESP_BAD]: { ratio: 0.2, completion: 4 },
+  [RESP_LIMITED]: { ratio: 0.2, completion: 4 },
+  [CHAT]: { ratio: 1.25, completion: 4 },
+  [CLAUDE]: { ratio: 1.5, completion: 5 },
+  [CLAUDE_TOOL]: { ratio: 1.5, completion: 5 },
+  [CLAUDE_CACHE]: { ratio: 1.5, completion: 5 },
+};
+
+/** Cache-read ratios the bills must use: the CacheRatio option, else the family's built-in one (Claude: 0.1). */
+const cacheRatioOf = (model: string): number => PRICES[model].cache ?? (model.startsWith('claude') ? 0.1 : 1);
+
+function costOf(model: string, t: Tokens): number {
+  const p = PRICES[model];
+  const cached = t.cached ?? 0;
+  const created = t.created ?? 0;
+  const creationRatio = model.startsWith('claude') ? 1.25 : 1;
+  const weighted = t.prompt - cached - created + cached * cacheRatioOf(model) + created * creationRatio + t.completion * p.completion;
+  return Math.round(weighted * p.ratio);
+}
+
+const fixture = (name: string): string => readFileSync(new URL(`../test/fixtures/openai-responses/responses/${name}`, import.meta.url), 'utf8');
+
+const weatherTool: OpenAI.Responses.FunctionTool = {
+  type: 'function',
+  name: 'get_weather',
+  description: 'Weather of a city',
+  parameters: { type: 'object', properties: { city: { type: 'string' }, unit: { type: 'string' } }, required: ['city'], additionalProperties: false },
+  strict: false,
+};
+
+describe.each(testDatabases().slice(0, 1))('the Responses API on $name', (database) => {
+  let f: RelayFixture;
+  let responses: ResponsesMock;
+  let chat: MockOpenAI;
+  let claude: ClaudeMock;
+  let client: OpenAI;
+  /** Bodies the SDK put on the wire, in order. */
+  const sent: string[] = [];
+
+  async function quotaOf(): Promise<number> {
+    const row = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
+    return row.quota;
+  }
+
+  async function lastLog() {
+    return f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+  }
+
+  async function settled(): Promise<void> {
+    await new Promise((r) => setTimeout(r, 50));
+    await f.flush();
+  }
+
+  /** Runs a call and checks what it cost: the user's quota drop and its consume log both equal the formula. */
+  async function expectBill<T>(model: string, tokens: Tokens, call: () => Promise<T>) {
+    await f.flush();
+    const before = await quotaOf();
+    const result = await call();
+    await settled();
+    const cost = costOf(model, tokens);
+    const log = await lastLog();
+    expect(log).toMatchObject({ model_name: model, prompt_tokens: tokens.prompt, completion_tokens: tokens.completion, quota: cost });
+    expect(before - (await quotaOf())).toBe(cost);
+    return { result, log, other: JSON.parse(log.other) as Record<string, unknown> };
+  }
+
+  /** An API error the call failed with, and proof that nothing was charged. */
+  async function expectRefusal(call: () => Promise<unknown>) {
+    await f.flush();
+    const before = await quotaOf();
+    const err = (await call().then(
+      () => null,
+      (e: unknown) => e,
+    )) as InstanceType<typeof OpenAI.APIError>;
+    expect(err).toBeInstanceOf(OpenAI.APIError);
+    await f.flush();
+    expect(await quotaOf()).toBe(before);
+    return err;
+  }
+
+  beforeAll(async () => {
+    [responses, chat, claude] = await Promise.all([startResponsesMock(), startMockOpenAI(), startClaudeMock()]);
+    f = await startRelay(database);
+    const table = (pick: (p: Price) => number | undefined) =>
+      JSON.stringify(Object.fromEntries(Object.entries(PRICES).flatMap(([m, p]) => (pick(p) === undefined ? [] : [[m, pick(p)]]))));
+    await f.setOption('ModelRatio', table((p) => p.ratio));
+    await f.setOption('CompletionRatio', table((p) => p.completion));
+    await f.setOption('CacheRatio', table((p) => p.cache));
+    const passthrough = [RESP, RESP_TOOL, RESP_CACHED, RESP_NO_USAGE, RESP_CUT, RESP_BAD, RESP_LIMITED];
+    await f.channel({ type: 1, base_url: responses.url, key: responses.key, models: passthrough.join(','), auto_ban: 0 });
+    await f.channel({ type: 8, base_url: chat.url, key: chat.key, models: CHAT, auto_ban: 0 });
+    await f.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: [CLAUDE, CLAUDE_TOOL, CLAUDE_CACHE].join(','), auto_ban: 0 });
+    const { key } = await f.token();
+    client = new OpenAI({
+      apiKey: key,
+      baseURL: `${f.baseUrl}/v1`,
+      maxRetries: 0,
+      timeout: 20_000,
+      fetch: (url: string | URL | Request, init?: RequestInit) => {
+        if (typeof init?.body === 'string') sent.push(init.body);
+        return fetch(url, init);
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await f.close();
+    await Promise.all([responses, chat, claude].map((m) => m.close()));
+  });
+
+  describe('OpenAI channel (passthrough)', () => {
+    const upstream = () => responses.requests.at(-1)!;
+
+    it('sends the SDK body upstream byte for byte, returns the answer unchanged and bills its usage', async () => {
+      const { result } = await expectBill(RESP, { prompt: 37, completion: 11 }, async () => {
+        const res = await client.responses.create({ model: RESP, input: 'Say hello', instructions: 'Be brief.' }).asResponse();
+        return { status: res.status, text: await res.text() };
+      });
+      expect(upstream().path).toBe('/v1/responses');
+      expect(upstream().headers.authorization).toBe(`Bearer ${responses.key}`);
+      expect(upstream().body.toString('utf8')).toBe(sent.at(-1));
+      expect(result.status).toBe(200);
+      expect(result.text).toBe(fixture('good.json'));
+    });
+
+    it('streams the upstream events through unchanged and bills the usage of response.completed', async () => {
+      const { result } = await expectBill(RESP, { prompt: 37, completion: 11 }, async () => {
+        const res = await client.responses.create({ model: RESP, input: 'Say hello', stream: true }).asResponse();
+        return { type: res.headers.get('content-type'), text: await res.text() };
+      });
+      expect(upstream().body.toString('utf8')).toBe(sent.at(-1));
+      expect(result.type).toMatch(/^text\/event-stream/);
+      expect(result.text).toBe(fixture('good.sse'));
+      expect(await lastLog()).toMatchObject({ is_stream: 1 });
+
+      const { result: final } = await expectBill(RESP, { prompt: 37, completion: 11 }, () => client.responses.stream({ model: RESP, input: 'Say hello' }).finalResponse());
+      expect(final.output_text).toBe('Hello from the mock Responses upstream.');
+    });
+
+    it('passes a function call through, streamed and not', async () => {
+      const params = { model: RESP_TOOL, input: 'Weather in Paris?', tools: [weatherTool] };
+      const { result } = await expectBill(RESP_TOOL, { prompt: 64, completion: 18 }, () => client.responses.create(params));
+      expect(result.output[0]).toMatchObject({ type: 'function_call', call_id: 'call_Qx7f2Lm9', name: 'get_weather', arguments: '{"city":"Paris"}' });
+      const { result: final } = await expectBill(RESP_TOOL, { prompt: 64, completion: 18 }, () => client.responses.stream(params).finalResponse());
+      expect(final.output[0]).toMatchObject({ type: 'function_call', call_id: 'call_Qx7f2Lm9', arguments: '{"city":"Paris"}' });
+    });
+
+    it('bills cached input tokens at the CacheRatio', async () => {
+      const { result, other } = await expectBill(RESP_CACHED, { prompt: 2048, completion: 120, cached: 1920 }, () => client.responses.create({ model: RESP_CACHED, input: 'hi' }));
+      expect(result.usage?.input_tokens_details.cached_tokens).toBe(1920);
+      expect(other).toMatchObject({ cache_ratio: 0.25, cache_tokens: 1920 });
+    });
+
+    it('counts the tokens of a stream itself when the upstream reports no usage', async () => {
+      await f.flush();
+      const before = await quotaOf();
+      const text = (await client.responses.stream({ model: RESP_NO_USAGE, input: 'Say hello' }).finalResponse()).output_text;
+      expect(text).toBe('Hello from the mock Responses upstream.');
+      await settled();
+      const log = await lastLog();
+      expect(log).toMatchObject({ model_name: RESP_NO_USAGE, is_stream: 1, completion_tokens: countTextTokens(text, RESP_NO_USAGE) });
+      expect(log.prompt_tokens).toBeGreaterThan(0);
+      expect(log.quota).toBe(costOf(RESP_NO_USAGE, { prompt: log.prompt_tokens, completion: log.completion_tokens }));
+      expect(before - (await quotaOf())).toBe(log.quota);
+      expect(log.content).toContain('上游未返回用量，本地计算');
+    });
+
+    it('passes a cut stream through as far as its whole events go, ends it with an error event and bills the output delivered', async () => {
+      await f.flush();
+      const before = await quotaOf();
+      const res = await client.responses.create({ model: RESP_CUT, input: 'Say hello', stream: true }).asResponse();
+      const text = await res.text();
+      const errorAt = text.lastIndexOf('event: error\n');
+      expect(errorAt).toBeGreaterThan(0);
+      expect(fixture('cut.sse').startsWith(text.slice(0, errorAt))).toBe(true);
+      expect(text.slice(errorAt)).toMatch(/^event: error\ndata: \{"type":"error","code":"server_error","message":"上游连接中断"/);
+      expect(text).not.toContain('response.completed');
+      await settled();
+      const log = await lastLog();
+      expect(log).toMatchObject({ model_name: RESP_CUT, is_stream: 1, completion_tokens: countTextTokens('Hello from the', RESP_CUT) });
+      expect(log.content).toContain('上游中断');
+      expect(log.quota).toBe(costOf(RESP_CUT, { prompt: log.prompt_tokens, completion: log.completion_tokens }));
+      expect(before - (await quotaOf())).toBe(log.quota);
+
+      await expect(client.responses.stream({ model: RESP_CUT, input: 'Say hello' }).finalResponse()).rejects.toThrow('上游连接中断');
+    });
+
+    it('counts a whole answer itself, output included, when the upstream reports no usage', async () => {
+      await f.flush();
+      const before = await quotaOf();
+      const text = (await client.responses.create({ model: RESP_NO_USAGE, input: 'Say hello' })).output_text;
+      expect(text.length).toBeGreaterThan(0);
+      await settled();
+      const log = await lastLog();
+      expect(log).toMatchObject({ model_name: RESP_NO_USAGE, is_stream: 0, completion_tokens: countTextTokens(text, RESP_NO_USAGE) });
+      expect(log.content).toContain('上游未返回用量，本地计算');
+      expect(before - (await quotaOf())).toBe(log.quota);
+    });
+
+    it('passes hosted tools through to a channel that serves the Responses API itself', async () => {
+      const result = await client.responses.create({ model: RESP, input: 'Search the news', tools: [{ type: 'web_search' }] } as never);
+      expect((result as { output_text: string }).output_text).toBe('Hello from the mock Responses upstream.');
+      expect(JSON.parse(upstream().body.toString('utf8')).tools).toEqual([{ type: 'web_search' }]);
+    });
+
+    it.each([
+      [RESP_BAD, 400, 'invalid_value'],
+      [RESP_LIMITED, 429, 'rate_limit_exceeded'],
+    ])('answers an upstream failure (%s) in OpenAI’s error shape with status %i', async (model, status, code) => {
+      const err = await expectRefusal(() => client.responses.create({ model, input: 'hi' }));
+      expect(err.status).toBe(status);
+      expect(err.error).toMatchObject({ message: expect.any(String), code });
+    });
+
+  });
+
+  describe('custom OpenAI-compatible channel (converted to chat)', () => {
+    const upstream = () => chat.requests.at(-1)!;
+    const mockText = DEFAULT_CHUNKS.join('');
+    const usage = { prompt: MOCK_USAGE.prompt_tokens, completion: MOCK_USAGE.completion_tokens };
+
+    it('sends instructions and input as chat messages and answers a Response with the usage billed', async () => {
+      const { result } = await expectBill(CHAT, usage, () =>
+        client.responses.create({ model: CHAT, input: 'Say hello', instructions: 'Be brief.', max_output_tokens: 64, temperature: 0.3 }),
+      );
+      expect(upstream().path).toBe('/v1/chat/completions');
+      expect(upstream().json).toMatchObject({
+        model: CHAT,
+        messages: [
+          { role: 'system', content: 'Be brief.' },
+          { role: 'user', content: 'Say hello' },
+        ],
+        max_tokens: 64,
+        temperature: 0.3,
+      });
+      expect(result).toMatchObject({ object: 'response', status: 'completed', model: CHAT, instructions: 'Be brief.', temperature: 0.3 });
+      expect(result.id).toMatch(/^resp_/);
+      expect(result.output_text).toBe(mockText);
+      expect(result.usage).toMatchObject({ input_tokens: usage.prompt, output_tokens: usage.completion, total_tokens: usage.prompt + usage.completion });
+    });
+
+    it('streams the Responses events, asking the upstream for usage, and bills it', async () => {
+      const { result } = await expectBill(CHAT, usage, async () => {
+        const types: string[] = [];
+        const stream = client.responses.stream({ model: CHAT, input: 'Say hello', instructions: 'Be brief.' });
+        stream.on('event', (e) => types.push(e.type));
+        return { types, final: await stream.finalResponse() };
+      });
+      expect(upstream().json).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+      expect(result.final.output_text).toBe(mockText);
+      expect(result.final.usage).toMatchObject({ input_tokens: usage.prompt, output_tokens: usage.completion });
+      expect(result.types.slice(0, 2)).toEqual(['response.created', 'response.in_progress']);
+      expect(result.types).toContain('response.output_text.delta');
+      expect(result.types.at(-1)).toBe('response.completed');
+    });
+
+    it('sends a function_call and its function_call_output back as an assistant tool call and a tool message', async () => {
+      const response = await client.responses.create({
+        model: CHAT,
+        tools: [weatherTool],
+        input: [
+          { role: 'user', content: 'Weather in Paris?' },
+          { type: 'function_call', call_id: 'call_weather_1', name: 'get_weather', arguments: '{"city":"Paris"}' },
+          { type: 'function_call_output', call_id: 'call_weather_1', output: '18°C, sunny' },
+        ],
+      });
+      expect(response.output_text).toBe(mockText);
+      const sentJson = upstream().json!;
+      expect(sentJson.tools).toEqual([{ type: 'function', function: { name: 'get_weather', description: 'Weather of a city', parameters: weatherTool.parameters, strict: false } }]);
+      expect(sentJson.messages).toEqual([
+        { role: 'user', content: 'Weather in Paris?' },
+        { role: 'assistant', content: null, tool_calls: [{ id: 'call_weather_1', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }] },
+        { role: 'tool', tool_call_id: 'call_weather_1', content: '18°C, sunny' },
+      ]);
+    });
+
+    it('counts the tokens itself when the upstream reports no usage, streamed and not', async () => {
+      for (const stream of [false, true]) {
+        chat.queue.push({ omitUsage: true });
+        const text = stream
+          ? (await client.responses.stream({ model: CHAT, input: 'Say hello' }).finalResponse()).output_text
+          : (await client.responses.create({ model: CHAT, input: 'Say hello' })).output_text;
+        expect(text).toBe(mockText);
+        await settled();
+        const log = await lastLog();
+        expect(log).toMatchObject({ model_name: CHAT, is_stream: stream ? 1 : 0, completion_tokens: countTextTokens(mockText, CHAT) });
+        expect(log.prompt_tokens).toBeGreaterThan(0);
+        expect(log.quota).toBe(costOf(CHAT, { prompt: log.prompt_tokens, completion: log.completion_tokens }));
+        expect(log.content).toContain('上游未返回用量，本地计算');
+      }
+    });
+
+    it('fails the SDK stream with the error event when the upstream breaks off, billing what was delivered', async () => {
+      chat.queue.push({ cutAfter: 3 });
+      await f.flush();
+      const before = await quotaOf();
+      const events: string[] = [];
+      const stream = client.responses.stream({ model: CHAT, input: 'Say hello' });
+      stream.on('event', (e) => events.push(e.type));
+      await expect(stream.finalResponse()).rejects.toThrow('上游连接中断');
+      expect(events).toContain('response.output_text.delta');
+      await settled();
+      const log = await lastLog();
+      expect(log).toMatchObject({ model_name: CHAT, is_stream: 1, completion_tokens: countTextTokens(DEFAULT_CHUNKS.slice(0, 3).join(''), CHAT) });
+      expect(log.content).toContain('上游中断');
+      expect(before - (await quotaOf())).toBe(log.quota);
+    });
+
+    it('answers an upstream failure in OpenAI’s error shape without charging', async () => {
+      chat.queue.push({ fail: { status: 400, message: 'Invalid value for temperature', code: 'invalid_value' } });
+      const err = await expectRefusal(() => client.responses.create({ model: CHAT, input: 'hi' }));
+      expect(err.status).toBe(400);
+      expect(err.error).toMatchObject({ message: 'Invalid value for temperature', code: 'invalid_value' });
+    });
+
+    it.each([
+      ['web_search_preview', { type: 'web_search_preview' as const }],
+      ['file_search', { type: 'file_search' as const, vector_store_ids: ['vs_1'] }],
+    ])('refuses a hosted tool (%s) it cannot run with a 400, without calling the upstream', async (_name, tool) => {
+      const calls = chat.requests.length;
+      const err = await expectRefusal(() => client.responses.create({ model: CHAT, input: 'hi', tools: [tool] }));
+      expect(err.status).toBe(400);
+      expect(err.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining(tool.type) });
+      expect(chat.requests.length).toBe(calls);
+    });
+  });
+
+  describe('Claude channel (converted to Messages)', () => {
+    const upstream = () => claude.requests.at(-1)!;
+
+    it('sends instructions as the system prompt and answers a Response with the usage billed', async () => {
+      const { result } = await expectBill(CLAUDE, { prompt: 21, completion: 9 }, () =>
+        client.responses.create({ model: CLAUDE, input: 'Say hello', instructions: 'Be brief.', max_output_tokens: 128 }),
+      );
+      expect(upstream().path).toBe('/v1/messages');
+      const body = upstream().json!;
+      expect(body).toMatchObject({ model: CLAUDE, max_tokens: 128, messages: [{ role: 'user', content: [{ type: 'text', text: 'Say hello' }] }] });
+      expect(JSON.stringify(body.system)).toContain('Be brief.');
+      expect(result).toMatchObject({ object: 'response', status: 'completed', instructions: 'Be brief.' });
+      expect(result.output_text).toBe('Hello from the Claude mock.');
+      expect(result.usage).toMatchObject({ input_tokens: 21, output_tokens: 9 });
+    });
+
+    it('streams the answer as Responses events and bills the usage', async () => {
+      const { result } = await expectBill(CLAUDE, { prompt: 21, completion: 9 }, () =>
+        client.responses.stream({ model: CLAUDE, input: 'Say hello', max_output_tokens: 128 }).finalResponse(),
+      );
+      expect(upstream().json).toMatchObject({ stream: true });
+      expect(result.output_text).toBe('Hello from the Claude mock.');
+      expect(result.usage).toMatchObject({ input_tokens: 21, output_tokens: 9 });
+    });
+
+    it('round-trips a function call: tool_use out as function_call, function_call_output back as tool_result', async () => {
+      const params = { model: CLAUDE_TOOL, tools: [weatherTool], max_output_tokens: 256 };
+      const { result: first } = await expectBill(CLAUDE_TOOL, { prompt: 380, completion: 58 }, () => client.responses.create({ ...params, input: 'Weather in Paris?' }));
+      expect(upstream().json!.tools).toEqual([{ name: 'get_weather', description: 'Weather of a city', input_schema: weatherTool.parameters }]);
+      const call = first.output.find((o) => o.type === 'function_call');
+      expect(call).toMatchObject({ type: 'function_call', call_id: 'toolu_01MockWeather00000000000', name: 'get_weather' });
+      expect(JSON.parse(call!.arguments)).toEqual({ city: 'Paris', unit: 'celsius' });
+      expect(first.output_text).toBe("I'll look up the weather in Paris.");
+
+      await client.responses.create({
+        ...params,
+        input: [
+          { role: 'user', content: 'Weather in Paris?' },
+          ...first.output,
+          { type: 'function_call_output', call_id: call!.call_id, output: '18°C, sunny' },
+        ] as OpenAI.Responses.ResponseInput,
+      });
+      const messages = upstream().json!.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+      expect(messages.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+      expect(messages[1].content).toContainEqual({ type: 'tool_use', id: call!.call_id, name: 'get_weather', input: { city: 'Paris', unit: 'celsius' } });
+      expect(messages[2].content[0]).toMatchObject({ type: 'tool_result', tool_use_id: call!.call_id });
+      expect(JSON.stringify(messages[2].content[0])).toContain('18°C, sunny');
+    });
+
+    it('streams a function call with its arguments in pieces', async () => {
+      const { result } = await expectBill(CLAUDE_TOOL, { prompt: 380, completion: 58 }, async () => {
+        const deltas: string[] = [];
+        const stream = client.responses.stream({ model: CLAUDE_TOOL, input: 'Weather in Paris?', tools: [weatherTool] });
+        stream.on('response.function_call_arguments.delta', (e) => deltas.push(e.delta));
+        return { deltas, final: await stream.finalResponse() };
+      });
+      expect(result.deltas.length).toBeGreaterThan(1);
+      const call = result.final.output.find((o) => o.type === 'function_call');
+      expect(call?.arguments).toBe(result.deltas.join(''));
+      expect(JSON.parse(call!.arguments)).toEqual({ city: 'Paris', unit: 'celsius' });
+    });
+
+    it('bills cache reads at the cache ratio and cache writes at 1.25x', async () => {
+      const tokens = { prompt: 8 + 3400 + 1200, completion: 7, cached: 3400, created: 1200 };
+      const { result, other } = await expectBill(CLAUDE_CACHE, tokens, () => client.responses.create({ model: CLAUDE_CACHE, input: 'hi' }));
+      expect(result.usage).toMatchObject({ input_tokens: tokens.prompt, input_tokens_details: { cached_tokens: 3400 } });
+      expect(other).toMatchObject({ cache_ratio: 0.1, cache_tokens: 3400, cache_creation_tokens: 1200 });
+    });
+
+    it('refuses a hosted tool with a 400', async () => {
+      const err = await expectRefusal(() => client.responses.create({ model: CLAUDE, input: 'hi', tools: [{ type: 'web_search_preview' }] }));
+      expect(err.status).toBe(400);
+      expect(err.error).toMatchObject({ type: 'invalid_request_error' });
+    });
+  });
+
+  describe('request errors', () => {
+    it('answers a request without input with a 400 in OpenAI’s shape', async () => {
+      const err = await expectRefusal(() => client.responses.create({ model: RESP } as OpenAI.Responses.ResponseCreateParamsNonStreaming));
+      expect(err.status).toBe(400);
+      expect(err.error).toEqual({ message: expect.stringContaining('input'), type: 'invalid_request_error', param: null, code: expect.any(String) });
+      const raw = await fetch(`${f.baseUrl}/v1/responses`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${client.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: CHAT }),
+      });
+      expect(raw.status).toBe(400);
+      expect(await raw.json()).toMatchObject({ error: { type: 'invalid_request_error', message: expect.any(String) } });
+    });
+  });
+});

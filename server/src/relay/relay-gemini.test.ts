@@ -6,6 +6,7 @@ import { DEFAULT_CHUNKS, MOCK_USAGE, startMockOpenAI, type MockOpenAI } from '..
 import { startGeminiMock, type GeminiMock } from '../test/mocks/gemini.js';
 import { startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
 import { startVertexMock, testServiceAccount, type VertexMock } from '../test/mocks/vertex.js';
+import { startBedrockMock, type BedrockMock } from '../test/mocks/bedrock.js';
 import { startCohereMock, type CohereMock } from '../test/mocks/cohere.js';
 import { startCloudflareMock, type CloudflareMock } from '../test/mocks/cloudflare.js';
 import { countInputTokens } from './tokenizer.js';
@@ -39,6 +40,7 @@ const OPENAI_EMBED = 'text-embedding-3-small';
 const CLAUDE = 'claude-haiku-4-5';
 const VERTEX_GEMINI = 'gemini-2.5-pro';
 const VERTEX_CLAUDE = 'claude-sonnet-4-5';
+const BEDROCK = 'claude-bedrock';
 const COHERE = 'command-r-plus';
 const COHERE_TOOLS = 'mock-tool-call';
 const CLOUDFLARE = 'llama-3.1-8b-instruct';
@@ -61,6 +63,7 @@ const PRICES: Record<string, Price> = {
   [CLAUDE]: { ratio: 0.5, completion: 5 },
   [VERTEX_GEMINI]: { ratio: 0.625, completion: 8 },
   [VERTEX_CLAUDE]: { ratio: 1.5, completion: 5 },
+  [BEDROCK]: { ratio: 1.5, completion: 5 },
   [COHERE]: { ratio: 1.25, completion: 4 },
   [COHERE_TOOLS]: { ratio: 1.25, completion: 4 },
   [CLOUDFLARE]: { ratio: 0.1, completion: 1 },
@@ -108,6 +111,7 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
   let vertex: VertexMock;
   let cohere: CohereMock;
   let cloudflare: CloudflareMock;
+  let bedrock: BedrockMock;
   let key: string;
   let ai: GoogleGenAI;
   const exchanges: Exchange[] = [];
@@ -214,6 +218,8 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
 
   beforeAll(async () => {
     const account = testServiceAccount('relay-gemini-project');
+    const aws = { accessKeyId: 'AKIAMOCKGEMINI000001', secretAccessKey: 'mockSecretKeyForTheGeminiClientTests0000', region: 'us-east-1' };
+    bedrock = await startBedrockMock(aws);
     [gemini, openai, claude, cohere, cloudflare, vertex] = await Promise.all([
       startGeminiMock(),
       startMockOpenAI(),
@@ -241,6 +247,7 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
     await f.channel({ type: 14, base_url: claude.url, key: claude.key, models: CLAUDE });
     await f.channel({ type: 41, base_url: vertex.url, key: account.key(`${vertex.url}/token`), other: 'us-east5', models: [VERTEX_GEMINI, VERTEX_CLAUDE].join(',') });
     await f.channel({ type: 34, base_url: cohere.url, key: cohere.key, models: [COHERE, COHERE_TOOLS].join(',') });
+    await f.channel({ type: 33, base_url: bedrock.url, key: `${aws.accessKeyId}|${aws.secretAccessKey}|${aws.region}`, models: BEDROCK });
     await f.channel({
       type: 39,
       base_url: cloudflare.url,
@@ -255,7 +262,7 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
 
   afterAll(async () => {
     await f.close();
-    await Promise.all([gemini, openai, claude, vertex, cohere, cloudflare].map((m) => m.close()));
+    await Promise.all([gemini, openai, claude, vertex, cohere, cloudflare, bedrock].map((m) => m.close()));
   });
 
   describe('on a Gemini channel, passed through', () => {
@@ -454,13 +461,19 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
       expectBilled(s, SAFETY, { prompt: 12, completion: 0 }, true);
     });
 
-    it('ends a stream cut mid-way with what arrived and bills the last usage seen', async () => {
-      let out!: Awaited<ReturnType<typeof readStream>>;
+    it('ends a stream cut mid-way with what arrived, then a Gemini error event, and bills the last usage seen', async () => {
+      const seen: string[] = [];
+      let failure: unknown;
       const c = await charged(async () => {
-        out = await readStream(await ai.models.generateContentStream({ model: CUT, contents: 'Tell me something' }));
+        try {
+          for await (const ch of await ai.models.generateContentStream({ model: CUT, contents: 'Tell me something' })) seen.push(ch.text ?? '');
+        } catch (err) {
+          failure = err;
+        }
       });
-      expect(out.text).toBe('This answer is cut');
-      expect(out.last?.candidates?.[0]?.finishReason).toBeUndefined();
+      expect(seen.join('')).toBe('This answer is cut');
+      expect(failure).toBeInstanceOf(ApiError);
+      expect((failure as ApiError).status).toBe(502);
       expect(gemini.requests.at(-1)!.response.cut).toBe(true);
       expectBilled(c, CUT, { prompt: 8, completion: 4 }, true);
     });
@@ -620,6 +633,7 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
       { channel: 'Claude (14)', model: CLAUDE, text: 'Hello from the Claude mock.', usage: { prompt: 21, completion: 9 } },
       { channel: 'Vertex (41), a Gemini model passed through', model: VERTEX_GEMINI, text: 'Hello from Gemini on Vertex.', usage: { prompt: 9, completion: 27 } },
       { channel: 'Vertex (41), a Claude model converted', model: VERTEX_CLAUDE, text: 'Hello from Claude on Vertex.', usage: { prompt: 14, completion: 9 } },
+      { channel: 'AWS Bedrock (33)', model: BEDROCK, text: 'Hello from Claude on Bedrock.', usage: { prompt: 14, completion: 9 } },
       { channel: 'Cohere (34)', model: COHERE, text: 'Hello from the Cohere mock.', usage: { prompt: 5, completion: 6 } },
       { channel: 'Cloudflare (39)', model: CLOUDFLARE, text: 'Hello from the Cloudflare mock.', usage: { prompt: 18, completion: 8 } },
     ];

@@ -719,6 +719,25 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
       expect(cloudflare.requests.at(-1)!.path).toBe(`/client/v4/accounts/${cloudflare.accountId}/ai/v1/chat/completions`);
     });
   });
+  describe('model list', () => {
+    it('answers GET /v1/models in Anthropic’s shape for the Anthropic SDK, in Gemini’s for a Google key, else OpenAI’s', async () => {
+      const ids: string[] = [];
+      for await (const m of sdk().models.list()) {
+        expect(m).toMatchObject({ type: 'model', id: expect.any(String), display_name: expect.any(String), created_at: expect.any(String) });
+        ids.push(m.id);
+      }
+      expect(ids).toEqual(expect.arrayContaining(['claude-haiku-4-5', 'gpt-4o', 'gemini-2.0-flash']));
+      const one = await sdk().models.retrieve('gpt-4o');
+      expect(one).toMatchObject({ type: 'model', id: 'gpt-4o' });
+
+      const google = (await (await fetch(`${f.baseUrl}/v1/models`, { headers: { 'x-goog-api-key': key } })).json()) as { models: Array<{ name: string }> };
+      expect(google.models.map((m) => m.name)).toContain('models/gpt-4o');
+      const openai = (await (await fetch(`${f.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${key}` } })).json()) as { object: string; data: Array<{ id: string }> };
+      expect(openai.object).toBe('list');
+      expect(openai.data.map((m) => m.id)).toContain('gpt-4o');
+    });
+  });
+
   describe('auth and request checks', () => {
     it('accepts the key in x-api-key and in Authorization: Bearer', async () => {
       await sdk({ apiKey: null, defaultHeaders: { 'x-api-key': key } }).messages.create({ model: 'claude-haiku-4-5', ...hello });

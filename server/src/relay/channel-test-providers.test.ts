@@ -2,12 +2,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { defaultModels } from '@switchyard/shared';
 import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
-import { startBedrockMock, type BedrockMock } from '../test/mocks/bedrock.js';
-import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
-import { startCloudflareMock, type CloudflareMock } from '../test/mocks/cloudflare.js';
-import { startCohereMock, type CohereMock } from '../test/mocks/cohere.js';
-import { GEMINI_MOCK_KEY, startGeminiMock, type GeminiMock } from '../test/mocks/gemini.js';
-import { startVertexMock, testServiceAccount, type VertexMock } from '../test/mocks/vertex.js';
+import { CLAUDE_MOCK_KEY } from '../test/mocks/claude.js';
+import { GEMINI_MOCK_KEY } from '../test/mocks/gemini.js';
+import { testServiceAccount } from '../test/mocks/vertex.js';
+import { startNativeUpstreams, type NativeUpstreams } from '../test/native-upstreams.js';
 
 /*
  * The console's channel test (GET /api/channel/test/:id) and model fetch (GET /api/channel/fetch_models/:id) on
@@ -32,12 +30,7 @@ const AWS = { accessKeyId: 'AKIAMOCKCHANNELTEST01', secretAccessKey: 'mockSecret
 
 describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non-OpenAI channels on $name', (database) => {
   let f: RelayFixture;
-  let claude: ClaudeMock;
-  let gemini: GeminiMock;
-  let bedrock: BedrockMock;
-  let vertex: VertexMock;
-  let cohere: CohereMock;
-  let cloudflare: CloudflareMock;
+  let upstreams: NativeUpstreams;
   const account = testServiceAccount('channel-test-project');
   /** A service account the mock does not know: its token requests are refused. */
   const stranger = testServiceAccount('channel-test-project', 'stranger@channel-test-project.iam.gserviceaccount.com');
@@ -54,32 +47,25 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
   }
 
   beforeAll(async () => {
-    [claude, gemini, bedrock, vertex, cohere, cloudflare] = await Promise.all([
-      startClaudeMock(),
-      startGeminiMock(),
-      startBedrockMock(AWS),
-      startVertexMock({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail, projectId: account.projectId }),
-      // Small pages, so the listings are read across several.
-      startCohereMock({ modelsPageLimit: 2 }),
-      startCloudflareMock({ modelsPageLimit: 2 }),
-    ]);
+    // Small pages, so the listings are read across several.
+    upstreams = await startNativeUpstreams({ account, aws: AWS, modelsPageLimit: 2 });
     f = await startRelay(database);
   });
 
   afterAll(async () => {
     await f.close();
-    await Promise.all([claude, gemini, bedrock, vertex, cohere, cloudflare].map((m) => m.close()));
+    await upstreams.close();
   });
 
   describe('Anthropic Claude (14)', () => {
     let ids: { good: number; bad: number };
     beforeAll(async () => {
-      ids = await pair({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: 'claude-haiku-4-5' }, 'sk-ant-wrong');
+      ids = await pair({ ...upstreams.channels.claude, models: 'claude-haiku-4-5' }, 'sk-ant-wrong');
     });
 
     it('tests the channel with a real call, and reports the upstream’s refusal of a bad key', async () => {
       expect(await testChannel(ids.good)).toMatchObject({ success: true, message: '' });
-      const sent = claude.requests.at(-1)!;
+      const sent = upstreams.claude.requests.at(-1)!;
       expect(sent.path).toBe('/v1/messages');
       expect(sent.json).toMatchObject({ model: 'claude-haiku-4-5', messages: [{ role: 'user' }] });
       expect(await testChannel(ids.bad)).toMatchObject({ success: false, message: 'invalid x-api-key' });
@@ -87,7 +73,7 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
 
     it('fetches the models from GET /v1/models with x-api-key and anthropic-version', async () => {
       expect(await fetchModels(ids.good)).toMatchObject({ success: true, data: ['claude-sonnet-4-5-20250929', 'claude-opus-4-1-20250805', 'claude-3-5-haiku-20241022'] });
-      const sent = claude.requests.at(-1)!;
+      const sent = upstreams.claude.requests.at(-1)!;
       expect(sent).toMatchObject({ method: 'GET', path: '/v1/models' });
       expect(sent.headers).toMatchObject({ 'x-api-key': CLAUDE_MOCK_KEY, 'anthropic-version': '2023-06-01' });
       const refused = await fetchModels(ids.bad);
@@ -98,19 +84,19 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
 
   describe('Google Gemini (24)', () => {
     it('tests the channel with a real call, and reports the upstream’s refusal of a bad key', async () => {
-      const { good, bad } = await pair({ type: 24, base_url: gemini.url, key: GEMINI_MOCK_KEY, models: 'gemini-2.5-flash' }, 'AIzaWrongKey');
+      const { good, bad } = await pair({ ...upstreams.channels.gemini, models: 'gemini-2.5-flash' }, 'AIzaWrongKey');
       expect(await testChannel(good)).toMatchObject({ success: true, message: '' });
-      expect(gemini.requests.at(-1)!.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
+      expect(upstreams.gemini.requests.at(-1)!.path).toBe('/v1beta/models/gemini-2.5-flash:generateContent');
       expect(await testChannel(bad)).toMatchObject({ success: false, message: 'API key not valid. Please pass a valid API key.' });
     });
 
     it('fetches the models from GET /v1beta/models with x-goog-api-key, without the models/ prefix', async () => {
-      const { good, bad } = await pair({ type: 24, base_url: gemini.url, key: GEMINI_MOCK_KEY, models: 'gemini-2.5-flash' }, 'AIzaWrongKey');
+      const { good, bad } = await pair({ ...upstreams.channels.gemini, models: 'gemini-2.5-flash' }, 'AIzaWrongKey');
       const listed = await fetchModels(good);
       expect(listed.success).toBe(true);
       expect(listed.data.length).toBeGreaterThan(0);
       expect(listed.data.every((id) => !id.startsWith('models/'))).toBe(true);
-      expect(gemini.requests.at(-1)!.headers['x-goog-api-key']).toBe(GEMINI_MOCK_KEY);
+      expect(upstreams.gemini.requests.at(-1)!.headers['x-goog-api-key']).toBe(GEMINI_MOCK_KEY);
       const refused = await fetchModels(bad);
       expect(refused.success).toBe(false);
       expect(refused.message.startsWith('获取模型列表失败')).toBe(true);
@@ -121,31 +107,31 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
     let ids: { good: number; bad: number };
     beforeAll(async () => {
       ids = await pair(
-        { type: 33, base_url: bedrock.url, key: `${AWS.accessKeyId}|${AWS.secretAccessKey}|${AWS.region}`, models: 'claude-3-haiku-20240307' },
+        { ...upstreams.channels.bedrock, models: 'claude-3-haiku-20240307' },
         `${AWS.accessKeyId}|wrongSecretForChannelTests00000000000000|${AWS.region}`,
       );
     });
 
     it('tests the channel with a signed call, and reports a signature Bedrock refuses', async () => {
       expect(await testChannel(ids.good)).toMatchObject({ success: true, message: '' });
-      expect(bedrock.requests.at(-1)!.path).toBe('/model/anthropic.claude-3-haiku-20240307-v1%3A0/invoke');
+      expect(upstreams.bedrock.requests.at(-1)!.path).toBe('/model/anthropic.claude-3-haiku-20240307-v1%3A0/invoke');
       const refused = await testChannel(ids.bad);
       expect(refused.success).toBe(false);
       expect(refused.message).toMatch(/^The request signature we calculated does not match/);
     });
 
     it('answers the type’s default models, without calling the upstream', async () => {
-      const calls = bedrock.requests.length;
+      const calls = upstreams.bedrock.requests.length;
       expect(await fetchModels(ids.good)).toMatchObject({ success: true, data: [...defaultModels(33)] });
-      expect(bedrock.requests.length).toBe(calls);
+      expect(upstreams.bedrock.requests.length).toBe(calls);
     });
   });
 
   describe('Vertex AI (41)', () => {
     let ids: { good: number; bad: number };
     beforeAll(async () => {
-      const fields = { type: 41, base_url: vertex.url, key: account.key(`${vertex.url}/token`), other: 'us-east5', models: 'gemini-2.5-flash,claude-sonnet-4-20250514' };
-      ids = await pair(fields, stranger.key(`${vertex.url}/token`));
+      const fields = { ...upstreams.channels.vertex, models: 'gemini-2.5-flash,claude-sonnet-4-20250514' };
+      ids = await pair(fields, stranger.key(`${upstreams.vertex.url}/token`));
     });
 
     it.each([
@@ -153,7 +139,7 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
       ['claude-sonnet-4-20250514', '/publishers/anthropic/models/claude-sonnet-4@20250514:rawPredict'],
     ])('tests %s with a real call through the service account’s access token', async (model, path) => {
       expect(await testChannel(ids.good, model)).toMatchObject({ success: true, message: '' });
-      const sent = vertex.requests.at(-1)!;
+      const sent = upstreams.vertex.requests.at(-1)!;
       expect(sent.path).toBe(`/v1/projects/${account.projectId}/locations/us-east5${path}`);
       expect(sent.headers.authorization).toMatch(/^Bearer ya29\.mock-/);
     });
@@ -167,33 +153,33 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
     });
 
     it('answers the type’s default models, without calling the upstream', async () => {
-      const calls = vertex.requests.length;
+      const calls = upstreams.vertex.requests.length;
       expect(await fetchModels(ids.good)).toMatchObject({ success: true, data: [...defaultModels(41)] });
-      expect(vertex.requests.length).toBe(calls);
+      expect(upstreams.vertex.requests.length).toBe(calls);
     });
   });
 
   describe('Cohere (34)', () => {
     let ids: { good: number; bad: number };
     beforeAll(async () => {
-      ids = await pair({ type: 34, base_url: cohere.url, key: cohere.key, models: 'command-r' }, 'co-wrong-key');
+      ids = await pair({ ...upstreams.channels.cohere, models: 'command-r' }, 'co-wrong-key');
     });
 
     it('tests the channel with a real call, and reports the upstream’s refusal of a bad key', async () => {
       expect(await testChannel(ids.good)).toMatchObject({ success: true, message: '' });
-      expect(cohere.requests.at(-1)!).toMatchObject({ path: '/v2/chat', json: { model: 'command-r' } });
+      expect(upstreams.cohere.requests.at(-1)!).toMatchObject({ path: '/v2/chat', json: { model: 'command-r' } });
       expect(await testChannel(ids.bad)).toMatchObject({ success: false, message: 'invalid api token' });
     });
 
     it('fetches the models from GET /v1/models, following next_page_token', async () => {
-      const before = cohere.requests.length;
+      const before = upstreams.cohere.requests.length;
       expect(await fetchModels(ids.good)).toMatchObject({
         success: true,
         data: ['command-a-03-2025', 'command-r-plus-08-2024', 'command-r7b-12-2024', 'embed-multilingual-v3.0', 'rerank-v3.5'],
       });
-      const pages = cohere.requests.slice(before);
+      const pages = upstreams.cohere.requests.slice(before);
       expect(pages).toHaveLength(3);
-      expect(pages.every((r) => r.method === 'GET' && r.path.startsWith('/v1/models?') && r.headers.authorization === `Bearer ${cohere.key}`)).toBe(true);
+      expect(pages.every((r) => r.method === 'GET' && r.path.startsWith('/v1/models?') && r.headers.authorization === `Bearer ${upstreams.cohere.key}`)).toBe(true);
       expect(await fetchModels(ids.bad)).toMatchObject({ success: false, message: '获取模型列表失败：上游返回 HTTP 401' });
     });
   });
@@ -202,19 +188,19 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
     let ids: { good: number; bad: number };
     let noAccount: number;
     beforeAll(async () => {
-      const fields = { type: 39, base_url: cloudflare.url, key: cloudflare.key, other: cloudflare.accountId, models: '@cf/meta/llama-3.1-8b-instruct' };
+      const fields = { ...upstreams.channels.cloudflare, models: '@cf/meta/llama-3.1-8b-instruct' };
       ids = await pair(fields, 'cf-wrong-token');
       noAccount = await f.channel({ ...fields, other: '', auto_ban: 0 });
     });
 
     it('tests the channel with a real call, and reports the upstream’s refusal of a bad key', async () => {
       expect(await testChannel(ids.good)).toMatchObject({ success: true, message: '' });
-      expect(cloudflare.requests.at(-1)!.path).toBe(`/client/v4/accounts/${cloudflare.accountId}/ai/v1/chat/completions`);
+      expect(upstreams.cloudflare.requests.at(-1)!.path).toBe(`/client/v4/accounts/${upstreams.cloudflare.accountId}/ai/v1/chat/completions`);
       expect(await testChannel(ids.bad)).toMatchObject({ success: false, message: 'Authentication error' });
     });
 
     it('fetches the models from the account’s model search, page by page', async () => {
-      const before = cloudflare.requests.length;
+      const before = upstreams.cloudflare.requests.length;
       expect(await fetchModels(ids.good)).toMatchObject({
         success: true,
         data: [
@@ -225,9 +211,9 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
           '@cf/qwen/qwen2.5-coder-32b-instruct',
         ],
       });
-      const pages = cloudflare.requests.slice(before);
+      const pages = upstreams.cloudflare.requests.slice(before);
       expect(pages.map((r) => new URL(r.path, 'http://x').searchParams.get('page'))).toEqual(['1', '2', '3']);
-      expect(pages[0].path).toMatch(new RegExp(`^/client/v4/accounts/${cloudflare.accountId}/ai/models/search\\?`));
+      expect(pages[0].path).toMatch(new RegExp(`^/client/v4/accounts/${upstreams.cloudflare.accountId}/ai/models/search\\?`));
       expect(await fetchModels(ids.bad)).toMatchObject({ success: false, message: '获取模型列表失败：上游返回 HTTP 401' });
     });
 

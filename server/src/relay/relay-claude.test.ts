@@ -1,10 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTextTokens } from './tokenizer.js';
 import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { billing, CACHE_CREATION_RATIO, costOf as costAt, setPrices, type Price, type Tokens } from '../test/billing.js';
+import { listenLocal } from '../test/mocks/local-server.js';
 import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
 import { DEFAULT_CHUNKS, MOCK_USAGE, startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { startCloudflareMock, type CloudflareMock } from '../test/mocks/cloudflare.js';
@@ -18,12 +18,6 @@ import { startBedrockMock, type BedrockMock } from '../test/mocks/bedrock.js';
  * upstream (passthrough, byte for byte) and upstreams of other formats (converted through the canonical shape).
  * Each call's bill is checked against the upstream's reported usage.
  */
-
-interface Price {
-  ratio: number;
-  completion: number;
-  cache?: number;
-}
 
 /** Ratios set through the options (ModelRatio / CompletionRatio / CacheRatio). */
 const PRICES: Record<string, Price> = {
@@ -53,25 +47,7 @@ const PRICES: Record<string, Price> = {
 
 const AWS = { accessKeyId: 'AKIAMOCKSWITCHYARD01', secretAccessKey: 'mock/Secret+Key/For/Switchyard/Tests00', region: 'us-east-1' };
 
-/** Claude bills cache writes at 1.25x the input price (the five-minute cache). */
-const CACHE_CREATION_RATIO = 1.25;
-
-interface Tokens {
-  prompt: number;
-  completion: number;
-  cached?: number;
-  created?: number;
-}
-
-/** round((prompt - cached - created + cached x cacheRatio + created x creationRatio + completion x completionRatio) x modelRatio), group ratio 1. */
-function costOf(model: string, t: Tokens): number {
-  const p = PRICES[model];
-  const cached = t.cached ?? 0;
-  const created = t.created ?? 0;
-  const creationRatio = model.startsWith('claude') ? CACHE_CREATION_RATIO : 1;
-  const weighted = t.prompt - cached - created + cached * (p.cache ?? 1) + created * creationRatio + t.completion * p.completion;
-  return Math.round(weighted * p.ratio);
-}
+const costOf = (model: string, t: Tokens): number => costAt(model, t, PRICES[model]);
 
 const CLAUDE_MODELS = Object.keys(PRICES).filter((m) => m.startsWith('claude-mock-') || m === 'claude-haiku-4-5');
 
@@ -97,53 +73,42 @@ interface ScriptedOpenAI {
  * produce. Streams split the text and the tool arguments in two, as OpenAI does, and end with the usage chunk.
  */
 async function startScriptedOpenAI(key = 'sk-scripted-upstream'): Promise<ScriptedOpenAI> {
-  const mock: ScriptedOpenAI = { url: '', key, requests: [], next: [], close: async () => {} };
-  const server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const json = JSON.parse(Buffer.concat(parts).toString('utf8')) as Record<string, unknown>;
-      mock.requests.push(json);
-      const script = mock.next.shift();
-      if (req.headers.authorization !== `Bearer ${key}`) {
-        res.writeHead(401, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }));
-      }
-      if (!script) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ error: { message: 'no scripted answer left', type: 'server_error', code: null } }));
-      }
-      const base = { id: 'chatcmpl-scripted', created: 1_700_000_000, model: json.model };
-      const call = script.toolCall;
-      if (json.stream !== true) {
-        const tool_calls = call ? [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] : undefined;
-        const message = { role: 'assistant', content: script.content ?? null, tool_calls };
-        res.writeHead(200, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: script.finish }], usage: script.usage }));
-      }
-      const chunk = (delta: unknown, finish: string | null = null) =>
-        `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
-      const half = (t: string) => [t.slice(0, Math.ceil(t.length / 2)), t.slice(Math.ceil(t.length / 2))];
-      let out = chunk({ role: 'assistant', content: '' });
-      for (const piece of script.content ? half(script.content) : []) out += chunk({ content: piece });
-      if (call) {
-        out += chunk({ tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
-        for (const piece of half(call.arguments)) out += chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
-      }
-      out += chunk({}, script.finish);
-      out += `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage: script.usage })}\n\ndata: [DONE]\n\n`;
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(out);
-    });
+  const mock = { key, requests: [] as ScriptedOpenAI['requests'], next: [] as Script[] };
+  const server = await listenLocal((req, body, res) => {
+    const json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
+    mock.requests.push(json);
+    const script = mock.next.shift();
+    if (req.headers.authorization !== `Bearer ${key}`) {
+      res.writeHead(401, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { message: 'Incorrect API key provided', type: 'invalid_request_error', code: 'invalid_api_key' } }));
+    }
+    if (!script) {
+      res.writeHead(500, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ error: { message: 'no scripted answer left', type: 'server_error', code: null } }));
+    }
+    const base = { id: 'chatcmpl-scripted', created: 1_700_000_000, model: json.model };
+    const call = script.toolCall;
+    if (json.stream !== true) {
+      const tool_calls = call ? [{ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }] : undefined;
+      const message = { role: 'assistant', content: script.content ?? null, tool_calls };
+      res.writeHead(200, { 'content-type': 'application/json' });
+      return res.end(JSON.stringify({ ...base, object: 'chat.completion', choices: [{ index: 0, message, finish_reason: script.finish }], usage: script.usage }));
+    }
+    const chunk = (delta: unknown, finish: string | null = null) =>
+      `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [{ index: 0, delta, finish_reason: finish }] })}\n\n`;
+    const half = (t: string) => [t.slice(0, Math.ceil(t.length / 2)), t.slice(Math.ceil(t.length / 2))];
+    let out = chunk({ role: 'assistant', content: '' });
+    for (const piece of script.content ? half(script.content) : []) out += chunk({ content: piece });
+    if (call) {
+      out += chunk({ tool_calls: [{ index: 0, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+      for (const piece of half(call.arguments)) out += chunk({ tool_calls: [{ index: 0, function: { arguments: piece } }] });
+    }
+    out += chunk({}, script.finish);
+    out += `data: ${JSON.stringify({ ...base, object: 'chat.completion.chunk', choices: [], usage: script.usage })}\n\ndata: [DONE]\n\n`;
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(out);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return mock;
+  return Object.assign(mock, server);
 }
 
 const weatherTool: Anthropic.Tool = {
@@ -183,29 +148,9 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
       },
     });
 
-  async function quotaOf(): Promise<number> {
-    const row = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
-    return row.quota;
-  }
-
-  async function lastLog() {
-    return f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-  }
-
+  const { quotaOf, lastLog, expectCharge } = billing(() => f);
   /** Runs a call and checks what it cost: the user's quota drop and its consume log both equal the formula. */
-  async function expectBill<T>(model: string, tokens: Tokens, call: () => Promise<T>) {
-    await f.flush();
-    const before = await quotaOf();
-    const result = await call();
-    // Streams settle after their last byte went out; give the settlement a moment to be queued.
-    await new Promise((r) => setTimeout(r, 50));
-    await f.flush();
-    const cost = costOf(model, tokens);
-    const log = await lastLog();
-    expect(log).toMatchObject({ model_name: model, prompt_tokens: tokens.prompt, completion_tokens: tokens.completion, quota: cost });
-    expect(before - (await quotaOf())).toBe(cost);
-    return { result, log, other: JSON.parse(log.other) as Record<string, unknown> };
-  }
+  const expectBill = <T>(model: string, tokens: Tokens, call: () => Promise<T>) => expectCharge(model, tokens, costOf(model, tokens), call);
 
   /** The last request the Claude mock received, and what it answered byte for byte. */
   const upstream = () => claude.requests.at(-1)!;
@@ -221,9 +166,7 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
     cloudflare = await startCloudflareMock();
     bedrock = await startBedrockMock(AWS);
     f = await startRelay(database);
-    await f.setOption('ModelRatio', JSON.stringify(Object.fromEntries(Object.entries(PRICES).map(([m, p]) => [m, p.ratio]))));
-    await f.setOption('CompletionRatio', JSON.stringify(Object.fromEntries(Object.entries(PRICES).map(([m, p]) => [m, p.completion]))));
-    await f.setOption('CacheRatio', JSON.stringify(Object.fromEntries(Object.entries(PRICES).filter(([, p]) => p.cache !== undefined).map(([m, p]) => [m, p.cache]))));
+    await setPrices(f, PRICES);
     await f.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: CLAUDE_MODELS.join(',') });
     await f.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: 'claude-alias', model_mapping: '{"claude-alias":"claude-haiku-4-5"}' });
     await f.channel({ type: 1, base_url: openai.url, key: openai.key, models: 'gpt-4o' });

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toFile } from 'openai';
 import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { billing } from '../test/billing.js';
 import { DEFAULT_CHUNKS, MOCK_USAGE, startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 
 /* The official openai SDK against Switchyard, relaying to a local server that speaks OpenAI's wire format. */
@@ -12,6 +13,7 @@ describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
   let f: RelayFixture;
   let mock: MockOpenAI;
   let key: string;
+  const { quotaOf, lastLog } = billing(() => f);
 
   beforeAll(async () => {
     mock = await startMockOpenAI();
@@ -27,14 +29,14 @@ describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
 
   it('relays a chat completion and bills it by the upstream usage', async () => {
     await f.flush();
-    const before = await quotaOf(f);
+    const before = await quotaOf();
     const res = await f.client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
     expect(res.choices[0].message.content).toBe(DEFAULT_CHUNKS.join(''));
     expect(res.usage?.prompt_tokens).toBe(MOCK_USAGE.prompt_tokens);
     await f.flush();
     const expected = Math.round((11 + 7 * 4) * 1.25);
-    expect(before - (await quotaOf(f))).toBe(expected);
-    const log = await lastLog(f);
+    expect(before - (await quotaOf())).toBe(expected);
+    const log = await lastLog();
     expect(log).toMatchObject({ model_name: 'gpt-4o', quota: expected, prompt_tokens: 11, completion_tokens: 7, is_stream: 0, type: 2 });
     expect(JSON.parse(log.other)).toMatchObject({ model_ratio: 1.25, completion_ratio: 4, group_ratio: 1, admin_info: { use_channel: [expect.any(Number)] } });
   });
@@ -51,7 +53,7 @@ describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
     expect(sawUsage).toBe(false);
     expect((mock.requests.at(-1)!.json!.stream_options as { include_usage: boolean }).include_usage).toBe(true);
     await f.flush();
-    expect(await lastLog(f)).toMatchObject({ quota: Math.round((11 + 7 * 4) * 1.25), is_stream: 1, completion_tokens: 7 });
+    expect(await lastLog()).toMatchObject({ quota: Math.round((11 + 7 * 4) * 1.25), is_stream: 1, completion_tokens: 7 });
   });
 
   it('passes the usage chunk through to a client that asked for it', async () => {
@@ -70,7 +72,7 @@ describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
     mock.queue.push({ omitUsage: true });
     await f.client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello there' }] });
     await f.flush();
-    const log = await lastLog(f);
+    const log = await lastLog();
     expect(log.completion_tokens).toBeGreaterThan(3);
     expect(log.prompt_tokens).toBeGreaterThan(3);
     expect(log.content).toContain('本地计算');
@@ -94,11 +96,11 @@ describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
 
   it('relays image generation and bills it per image at the fixed price', async () => {
     await f.flush();
-    const before = await quotaOf(f);
+    const before = await quotaOf();
     const res = await f.client(key).images.generate({ model: 'dall-e-3', prompt: 'a cat', n: 1, size: '1024x1024' });
     expect(res.data?.[0].url).toContain('mock.png');
     await f.flush();
-    expect(before - (await quotaOf(f))).toBe(0.04 * 500000);
+    expect(before - (await quotaOf())).toBe(0.04 * 500000);
   });
 
   it('relays speech as audio bytes', async () => {
@@ -136,12 +138,3 @@ describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
     await expect(f.client(key).models.retrieve('no-such-model')).rejects.toMatchObject({ status: 404 });
   });
 });
-
-async function quotaOf(f: RelayFixture): Promise<number> {
-  const row = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
-  return row.quota;
-}
-
-async function lastLog(f: RelayFixture) {
-  return f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-}

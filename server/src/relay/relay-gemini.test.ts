@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, GoogleGenAI, type Content, type GenerateContentResponse, type Tool } from '@google/genai';
 import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { billing, costOf as costAt, setPrices, type Price, type Tokens } from '../test/billing.js';
 import { DEFAULT_CHUNKS, MOCK_USAGE, startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { startGeminiMock, type GeminiMock } from '../test/mocks/gemini.js';
 import { startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
@@ -15,12 +16,6 @@ import { countInputTokens } from './tokenizer.js';
  * The official @google/genai SDK against Switchyard's Gemini endpoints, on every kind of channel: passed through
  * byte for byte to a Gemini channel, converted through the canonical chat shape to the others, billed exactly.
  */
-
-interface Price {
-  ratio: number;
-  completion: number;
-  cache?: number;
-}
 
 const FLASH = 'gemini-2.5-flash';
 const FN_CALL = 'gemini-2.5-flash-mock-function-call';
@@ -69,20 +64,9 @@ const PRICES: Record<string, Price> = {
   [CLOUDFLARE]: { ratio: 0.1, completion: 1 },
 };
 
-interface Tokens {
-  prompt: number;
-  completion: number;
-  cached?: number;
-}
-
 const GROUP_RATIO = 1;
 
-/** The documented formula: round((prompt - cached + cached x cacheRatio + completion x completionRatio) x modelRatio x groupRatio). */
-function costOf(model: string, t: Tokens): number {
-  const p = PRICES[model];
-  const cached = t.cached ?? 0;
-  return Math.round((t.prompt - cached + cached * (p.cache ?? 1) + t.completion * p.completion) * p.ratio * GROUP_RATIO);
-}
+const costOf = (model: string, t: Tokens): number => costAt(model, t, PRICES[model]);
 
 /** What the SDK sent the relay and what it got back, recorded through the SDK's fetch hook. */
 interface Exchange {
@@ -137,41 +121,7 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
     return new GoogleGenAI({ apiKey, httpOptions: { baseUrl: f.baseUrl, fetch: recording } });
   }
 
-  async function quotaOf(): Promise<number> {
-    const row = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
-    return row.quota;
-  }
-
-  async function lastLog() {
-    return f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-  }
-
-  async function logCount(): Promise<number> {
-    const rows = await f.t.app.ctx.db.kysely.selectFrom('logs').select('id').where('type', '=', 2).execute();
-    return rows.length;
-  }
-
-  /** Runs a call and returns what it cost the user and the consume log it wrote. */
-  async function charged(run: () => Promise<unknown>) {
-    await f.flush();
-    const before = await quotaOf();
-    const logsBefore = await logCount();
-    await run();
-    await f.flush();
-    expect(await logCount()).toBe(logsBefore + 1);
-    return { spent: before - (await quotaOf()), log: await lastLog() };
-  }
-
-  /** Runs a call that must not be charged nor logged. */
-  async function free(run: () => Promise<unknown>) {
-    await f.flush();
-    const before = await quotaOf();
-    const logsBefore = await logCount();
-    await run();
-    await f.flush();
-    expect(before - (await quotaOf())).toBe(0);
-    expect(await logCount()).toBe(logsBefore);
-  }
+  const { charged, free } = billing(() => f);
 
   function expectBilled(c: Awaited<ReturnType<typeof charged>>, model: string, t: Tokens, stream: boolean) {
     const quota = costOf(model, t);
@@ -229,11 +179,7 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
       startVertexMock({ keyPair: { publicKey: account.publicKeyPem }, clientEmail: account.clientEmail, projectId: account.projectId, privateKeyId: account.privateKeyId }),
     ]);
     f = await startRelay(database);
-    const table = (pick: (p: Price) => number | undefined) =>
-      JSON.stringify(Object.fromEntries(Object.entries(PRICES).flatMap(([m, p]) => (pick(p) === undefined ? [] : [[m, pick(p)]]))));
-    await f.setOption('ModelRatio', table((p) => p.ratio));
-    await f.setOption('CompletionRatio', table((p) => p.completion));
-    await f.setOption('CacheRatio', table((p) => p.cache));
+    await setPrices(f, PRICES);
     await f.channel({
       type: 24,
       base_url: gemini.url,

@@ -2,12 +2,9 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
-import { startBedrockMock, type BedrockMock } from '../test/mocks/bedrock.js';
-import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
-import { startCloudflareMock, type CloudflareMock } from '../test/mocks/cloudflare.js';
-import { startCohereMock, type CohereMock } from '../test/mocks/cohere.js';
-import { GEMINI_MOCK_KEY, startGeminiMock, type GeminiMock } from '../test/mocks/gemini.js';
-import { startVertexMock, testServiceAccount, type VertexMock } from '../test/mocks/vertex.js';
+import { billing, costOf as costAt, setPrices, type Price, type Tokens } from '../test/billing.js';
+import { testServiceAccount } from '../test/mocks/vertex.js';
+import { startNativeUpstreams, type NativeUpstream, type NativeUpstreams } from '../test/native-upstreams.js';
 import { countTextTokens } from './tokenizer.js';
 
 /*
@@ -17,27 +14,11 @@ import { countTextTokens } from './tokenizer.js';
  * the usage the upstream reported.
  */
 
-interface Tokens {
-  prompt: number;
-  completion: number;
-  cached?: number;
-  created?: number;
-}
-
-interface Price {
-  ratio: number;
-  completion: number;
-  /** CacheRatio set as an option; absent: the built-in cache ratio of the model family. */
-  cache?: number;
-}
-
-type Upstream = 'claude' | 'gemini' | 'bedrock' | 'vertex' | 'cohere' | 'cloudflare';
-
 /** One channel type under test: its models (each naming a mock case) and what the mock answers for them. */
 interface Lane {
   name: string;
   /** The mock the lane's channel points at. */
-  upstream: Upstream;
+  upstream: NativeUpstream;
   price: Price;
   /** The cache-read ratio the bill must use (the option, or the built-in one of the family). */
   cacheRatio: number;
@@ -193,15 +174,7 @@ const modelsOf = (lane: Lane): string[] =>
     (m): m is string => typeof m === 'string',
   );
 
-/** round((prompt - cached - created + cached x cacheRatio + created x creationRatio + completion x completionRatio) x modelRatio). */
-function costOf(lane: Lane, model: string, t: Tokens): number {
-  const cached = t.cached ?? 0;
-  const created = t.created ?? 0;
-  // Cache writes cost 1.25x the input price on Claude models (the built-in ratio, by model name).
-  const creationRatio = model.startsWith('claude') ? 1.25 : 1;
-  const weighted = t.prompt - cached - created + cached * lane.cacheRatio + created * creationRatio + t.completion * lane.price.completion;
-  return Math.round(weighted * lane.price.ratio);
-}
+const costOf = (lane: Lane, model: string, t: Tokens): number => costAt(model, t, lane.price, lane.cacheRatio);
 
 const hello: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'Hello there' }];
 
@@ -241,78 +214,31 @@ async function readStream(stream: AsyncIterable<Chunk>) {
 
 describe.each(testDatabases().slice(0, 1))('the openai SDK on non-OpenAI channels on $name', (database) => {
   let f: RelayFixture;
-  let claude: ClaudeMock;
-  let gemini: GeminiMock;
-  let bedrock: BedrockMock;
-  let vertex: VertexMock;
-  let cohere: CohereMock;
-  let cloudflare: CloudflareMock;
+  let upstreams: NativeUpstreams;
   let client: OpenAI;
 
-  async function quotaOf(): Promise<number> {
-    const row = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
-    return row.quota;
-  }
-
-  async function lastLog() {
-    return f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-  }
-
-  /** Streams settle after their last byte went out: give the settlement a moment to be queued, then write it. */
-  async function settled(): Promise<void> {
-    await new Promise((r) => setTimeout(r, 50));
-    await f.flush();
-  }
-
+  const { quotaOf, lastLog, settled, expectCharge, uncharged } = billing(() => f);
   /** Runs a call and checks what it cost: the user's quota drop and its consume log both equal the formula. */
-  async function expectBill<T>(lane: Lane, model: string, tokens: Tokens, call: () => Promise<T>) {
-    await f.flush();
-    const before = await quotaOf();
-    const result = await call();
-    await settled();
-    const cost = costOf(lane, model, tokens);
-    const log = await lastLog();
-    expect(log).toMatchObject({ model_name: model, prompt_tokens: tokens.prompt, completion_tokens: tokens.completion, quota: cost });
-    expect(before - (await quotaOf())).toBe(cost);
-    return { result, log, other: JSON.parse(log.other) as Record<string, unknown> };
-  }
+  const expectBill = <T>(lane: Lane, model: string, tokens: Tokens, call: () => Promise<T>) =>
+    expectCharge(model, tokens, costOf(lane, model, tokens), call);
 
   beforeAll(async () => {
     const account = testServiceAccount('relay-openai-cross');
     const aws = { accessKeyId: 'AKIAMOCKCROSS0000001', secretAccessKey: 'mockSecretKeyForTheCrossFormatTests00000', region: 'us-east-1' };
-    [claude, gemini, bedrock, vertex, cohere, cloudflare] = await Promise.all([
-      startClaudeMock(),
-      startGeminiMock(),
-      startBedrockMock(aws),
-      startVertexMock({ publicKeyPem: account.publicKeyPem, clientEmail: account.clientEmail, projectId: account.projectId }),
-      startCohereMock(),
-      startCloudflareMock(),
-    ]);
+    upstreams = await startNativeUpstreams({ account, aws });
     f = await startRelay(database);
-    const table = (pick: (p: Price) => number | undefined) =>
-      JSON.stringify(Object.fromEntries(LANES.flatMap((lane) => (pick(lane.price) === undefined ? [] : modelsOf(lane).map((m) => [m, pick(lane.price)])))));
-    await f.setOption('ModelRatio', table((p) => p.ratio));
-    await f.setOption('CompletionRatio', table((p) => p.completion));
-    await f.setOption('CacheRatio', table((p) => p.cache));
+    await setPrices(f, Object.fromEntries(LANES.flatMap((lane) => modelsOf(lane).map((m) => [m, lane.price]))));
 
-    const channels: Record<Upstream, Record<string, unknown>> = {
-      claude: { type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY },
-      gemini: { type: 24, base_url: gemini.url, key: GEMINI_MOCK_KEY },
-      bedrock: { type: 33, base_url: bedrock.url, key: `${aws.accessKeyId}|${aws.secretAccessKey}|${aws.region}` },
-      vertex: { type: 41, base_url: vertex.url, key: account.key(`${vertex.url}/token`), other: 'us-east5' },
-      cohere: { type: 34, base_url: cohere.url, key: cohere.key },
-      cloudflare: { type: 39, base_url: cloudflare.url, key: cloudflare.key, other: cloudflare.accountId },
-    };
     for (const lane of LANES) {
       // Upstream refusals (rate limits, bad keys) must not disable the channels the other tests use.
-      await f.channel({ ...channels[lane.upstream], models: modelsOf(lane).join(','), model_mapping: JSON.stringify(lane.mapping ?? {}), auto_ban: 0 });
+      await f.channel({ ...upstreams.channels[lane.upstream], models: modelsOf(lane).join(','), model_mapping: JSON.stringify(lane.mapping ?? {}), auto_ban: 0 });
     }
     client = f.client((await f.token()).key);
   });
 
   afterAll(async () => {
     await f.close();
-    await Promise.all([claude, gemini, bedrock, vertex, cohere, cloudflare].map((m) => m.close()));
+    await upstreams.close();
   });
 
   describe.each(LANES)('$name', (lane) => {
@@ -437,15 +363,11 @@ describe.each(testDatabases().slice(0, 1))('the openai SDK on non-OpenAI channel
     });
 
     it.each(lane.errors)('answers an upstream failure of %s in OpenAI’s error shape (%i) without charging', async (model, status) => {
-      await f.flush();
-      const before = await quotaOf();
-      const err = (await client.chat.completions.create({ model, messages: hello, max_tokens: 64 }).catch((e: unknown) => e)) as InstanceType<typeof OpenAI.APIError>;
+      const err = (await uncharged(() => client.chat.completions.create({ model, messages: hello, max_tokens: 64 }))) as InstanceType<typeof OpenAI.APIError>;
       expect(err).toBeInstanceOf(OpenAI.APIError);
       expect(err.status).toBe(status);
       expect(err.error).toMatchObject({ message: expect.any(String), type: expect.any(String) });
       expect((err.error as { message: string }).message).not.toBe('');
-      await f.flush();
-      expect(await quotaOf()).toBe(before);
     });
   });
 });

@@ -6,6 +6,7 @@ import { DEFAULT_CHUNKS, MOCK_USAGE, startMockOpenAI, type MockOpenAI } from '..
 import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
 import { startResponsesMock, type ResponsesMock } from '../test/mocks/openai-responses.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { billing, costOf as costAt, setPrices, type Price, type Tokens } from '../test/billing.js';
 import { countTextTokens } from './tokenizer.js';
 
 /*
@@ -14,19 +15,6 @@ import { countTextTokens } from './tokenizer.js';
  * converted through the canonical chat shape for a custom OpenAI-compatible channel (chat only) and a Claude channel.
  * Every call's bill is checked against the formula for the usage the upstream reported.
  */
-
-interface Tokens {
-  prompt: number;
-  completion: number;
-  cached?: number;
-  created?: number;
-}
-
-interface Price {
-  ratio: number;
-  completion: number;
-  cache?: number;
-}
 
 /** Passthrough (type 1, the Responses mock): the case is the model name after "mock-". */
 const RESP = 'gpt-4.1-mini';
@@ -60,14 +48,7 @@ const PRICES: Record<string, Price> = {
 /** Cache-read ratios the bills must use: the CacheRatio option, else the family's built-in one (Claude: 0.1). */
 const cacheRatioOf = (model: string): number => PRICES[model].cache ?? (model.startsWith('claude') ? 0.1 : 1);
 
-function costOf(model: string, t: Tokens): number {
-  const p = PRICES[model];
-  const cached = t.cached ?? 0;
-  const created = t.created ?? 0;
-  const creationRatio = model.startsWith('claude') ? 1.25 : 1;
-  const weighted = t.prompt - cached - created + cached * cacheRatioOf(model) + created * creationRatio + t.completion * p.completion;
-  return Math.round(weighted * p.ratio);
-}
+const costOf = (model: string, t: Tokens): number => costAt(model, t, PRICES[model], cacheRatioOf(model));
 
 const fixture = (name: string): string => readFileSync(new URL(`../test/fixtures/openai-responses/responses/${name}`, import.meta.url), 'utf8');
 
@@ -88,55 +69,21 @@ describe.each(testDatabases().slice(0, 1))('the Responses API on $name', (databa
   /** Bodies the SDK put on the wire, in order. */
   const sent: string[] = [];
 
-  async function quotaOf(): Promise<number> {
-    const row = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
-    return row.quota;
-  }
-
-  async function lastLog() {
-    return f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
-  }
-
-  async function settled(): Promise<void> {
-    await new Promise((r) => setTimeout(r, 50));
-    await f.flush();
-  }
-
+  const { quotaOf, lastLog, settled, expectCharge, uncharged } = billing(() => f);
   /** Runs a call and checks what it cost: the user's quota drop and its consume log both equal the formula. */
-  async function expectBill<T>(model: string, tokens: Tokens, call: () => Promise<T>) {
-    await f.flush();
-    const before = await quotaOf();
-    const result = await call();
-    await settled();
-    const cost = costOf(model, tokens);
-    const log = await lastLog();
-    expect(log).toMatchObject({ model_name: model, prompt_tokens: tokens.prompt, completion_tokens: tokens.completion, quota: cost });
-    expect(before - (await quotaOf())).toBe(cost);
-    return { result, log, other: JSON.parse(log.other) as Record<string, unknown> };
-  }
+  const expectBill = <T>(model: string, tokens: Tokens, call: () => Promise<T>) => expectCharge(model, tokens, costOf(model, tokens), call);
 
   /** An API error the call failed with, and proof that nothing was charged. */
   async function expectRefusal(call: () => Promise<unknown>) {
-    await f.flush();
-    const before = await quotaOf();
-    const err = (await call().then(
-      () => null,
-      (e: unknown) => e,
-    )) as InstanceType<typeof OpenAI.APIError>;
+    const err = (await uncharged(call)) as InstanceType<typeof OpenAI.APIError>;
     expect(err).toBeInstanceOf(OpenAI.APIError);
-    await f.flush();
-    expect(await quotaOf()).toBe(before);
     return err;
   }
 
   beforeAll(async () => {
     [responses, chat, claude] = await Promise.all([startResponsesMock(), startMockOpenAI(), startClaudeMock()]);
     f = await startRelay(database);
-    const table = (pick: (p: Price) => number | undefined) =>
-      JSON.stringify(Object.fromEntries(Object.entries(PRICES).flatMap(([m, p]) => (pick(p) === undefined ? [] : [[m, pick(p)]]))));
-    await f.setOption('ModelRatio', table((p) => p.ratio));
-    await f.setOption('CompletionRatio', table((p) => p.completion));
-    await f.setOption('CacheRatio', table((p) => p.cache));
+    await setPrices(f, PRICES);
     const passthrough = [RESP, RESP_TOOL, RESP_CACHED, RESP_NO_USAGE, RESP_CUT, RESP_BAD, RESP_LIMITED];
     await f.channel({ type: 1, base_url: responses.url, key: responses.key, models: passthrough.join(','), auto_ban: 0 });
     await f.channel({ type: 8, base_url: chat.url, key: chat.key, models: CHAT, auto_ban: 0 });

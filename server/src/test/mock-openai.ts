@@ -1,5 +1,5 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { dropConnection, type PlainRequest, type RecordingServer, sendJson, serveMock, sleep, startRecordingServer } from './mocks/local-server.js';
 
 /*
  * A local server that speaks OpenAI's wire format: it checks the bearer key (or Azure's api-key header), requires
@@ -7,13 +7,7 @@ import type { AddressInfo } from 'node:net';
  * Tests script it per call with `fail`, `cutAfter`, `omitUsage`, `delayMs`.
  */
 
-export interface MockRequest {
-  method: string;
-  path: string;
-  headers: http.IncomingHttpHeaders;
-  body: Buffer;
-  json: Record<string, unknown> | null;
-}
+export type MockRequest = PlainRequest;
 
 export interface MockBehaviour {
   /** Answer with this status and OpenAI error body instead of success. */
@@ -30,25 +24,18 @@ export interface MockBehaviour {
   failRate?: number;
 }
 
-export interface MockOpenAI {
-  url: string;
+export interface MockOpenAI extends RecordingServer {
   key: string;
-  requests: MockRequest[];
   /** Behaviour for every call until changed. */
   behaviour: MockBehaviour;
   /** Behaviours for the next calls, in order (then `behaviour`). */
   queue: MockBehaviour[];
-  close(): Promise<void>;
 }
 
 export const MOCK_USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
 export const DEFAULT_CHUNKS = ['Hello', ' from', ' the', ' mock', ' upstream', '.'];
 
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
-}
+const send = (res: http.ServerResponse, status: number, body: unknown) => sendJson(res, status, JSON.stringify(body));
 
 function errorBody(status: number, f: Omit<NonNullable<MockBehaviour['fail']>, 'status'>) {
   return {
@@ -61,8 +48,6 @@ function errorBody(status: number, f: Omit<NonNullable<MockBehaviour['fail']>, '
   };
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 async function streamChat(res: http.ServerResponse, model: string, b: MockBehaviour, includeUsage: boolean, legacy: boolean): Promise<void> {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const id = 'chatcmpl-mock';
@@ -72,12 +57,7 @@ async function streamChat(res: http.ServerResponse, model: string, b: MockBehavi
   const chunks = b.chunks ?? DEFAULT_CHUNKS;
   if (!legacy) event({ id, object, created, model, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
   for (let i = 0; i < chunks.length; i++) {
-    if (b.cutAfter !== undefined && i >= b.cutAfter) {
-      // Let what was written reach the client, then drop the connection without ending the response.
-      await sleep(30);
-      res.socket?.destroy();
-      return;
-    }
+    if (b.cutAfter !== undefined && i >= b.cutAfter) return dropConnection(res);
     if (b.delayMs) await sleep(b.delayMs);
     if (legacy) event({ id, object, created, model, choices: [{ index: 0, text: chunks[i], finish_reason: null }] });
     else event({ id, object, created, model, choices: [{ index: 0, delta: { content: chunks[i] }, finish_reason: null }] });
@@ -199,33 +179,5 @@ async function handle(mock: MockOpenAI, req: MockRequest, res: http.ServerRespon
 }
 
 export async function startMockOpenAI(key = 'sk-upstream-test-key'): Promise<MockOpenAI> {
-  const mock: MockOpenAI = { url: '', key, requests: [], behaviour: {}, queue: [], close: async () => {} };
-  const server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(parts);
-      let json: Record<string, unknown> | null = null;
-      if (String(req.headers['content-type'] ?? '').includes('application/json')) {
-        try {
-          json = JSON.parse(body.toString('utf8')) as Record<string, unknown>;
-        } catch {
-          json = null;
-        }
-      }
-      const url = new URL(req.url ?? '/', 'http://mock');
-      const record: MockRequest = { method: req.method ?? 'GET', path: url.pathname + (url.search || ''), headers: req.headers, body, json };
-      mock.requests.push(record);
-      handle(mock, { ...record, path: url.pathname }, res).catch(() => res.destroy());
-    });
-  });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return mock;
+  return serveMock<MockOpenAI>({ key, behaviour: {}, queue: [] }, (mock) => startRecordingServer((req, res) => handle(mock, req, res)));
 }

@@ -11,8 +11,10 @@ import {
   findCase,
   loadCaseFolder,
   sendBody,
+  sendStream,
   startFixtureServer,
 } from './fixture-cases.js';
+import { serveMock } from './local-server.js';
 
 /*
  * A local Amazon Bedrock runtime serving Claude through InvokeModel, answering from fixture files in
@@ -398,26 +400,9 @@ export function bedrockFrames(events: string[], model: string): Buffer[] {
   });
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function sendEventStream(res: http.ServerResponse, rec: MockRequest, frames: Buffer[], cut: boolean, delayMs: number) {
+function sendEventStream(res: http.ServerResponse, rec: MockRequest, frames: Buffer[], cut: boolean, delayMs: number) {
   const headers = { 'content-type': EVENT_STREAM_TYPE, 'x-amzn-requestid': nextRequestId(), 'x-amzn-bedrock-content-type': JSON_TYPE };
-  rec.response.status = 200;
-  rec.response.headers = headers;
-  res.writeHead(200, headers);
-  for (const f of frames) {
-    if (delayMs > 0) await sleep(delayMs);
-    if (res.destroyed) return;
-    rec.response.body = Buffer.concat([rec.response.body, f]);
-    res.write(f);
-  }
-  if (cut) {
-    rec.response.cut = true;
-    await sleep(30);
-    res.socket?.destroy();
-    return;
-  }
-  res.end();
+  return sendStream(res, rec, headers, frames, { cut, delayMs });
 }
 
 /* ---- requests ---- */
@@ -457,7 +442,5 @@ async function handle(mock: BedrockMock, folders: Folders, rec: MockRequest, res
 
 export async function startBedrockMock(options: BedrockMockOptions): Promise<BedrockMock> {
   const folders = loadFolders();
-  const mock: BedrockMock = { url: '', requests: [], options, close: async () => {} };
-  const server = await startFixtureServer((rec, res) => handle(mock, folders, rec, res));
-  return Object.assign(mock, { url: server.url, requests: server.requests, close: server.close });
+  return serveMock<BedrockMock>({ options }, (mock) => startFixtureServer((rec, res) => handle(mock, folders, rec, res)));
 }

@@ -12,6 +12,7 @@ import {
   sendStream,
   startFixtureServer,
 } from './fixture-cases.js';
+import { serveMock } from './local-server.js';
 
 /*
  * A local Anthropic Messages API (channel type 14) answering from fixture files in ../fixtures/claude/.
@@ -138,13 +139,6 @@ async function handle(mock: ClaudeMock, folders: Folders, rec: MockRequest, res:
 
 export async function startClaudeMock(opts: ClaudeMockOptions = {}): Promise<ClaudeMock> {
   const folders = loadFolders();
-  const mock: ClaudeMock = {
-    url: '',
-    key: opts.key ?? CLAUDE_MOCK_KEY,
-    eventDelayMs: opts.eventDelayMs ?? 0,
-    requests: [],
-    close: async () => {},
-  };
-  const server = await startFixtureServer((rec, res) => handle(mock, folders, rec, res));
-  return Object.assign(mock, { url: server.url, requests: server.requests, close: server.close });
+  const fields = { key: opts.key ?? CLAUDE_MOCK_KEY, eventDelayMs: opts.eventDelayMs ?? 0 };
+  return serveMock<ClaudeMock>(fields, (mock) => startFixtureServer((rec, res) => handle(mock, folders, rec, res)));
 }

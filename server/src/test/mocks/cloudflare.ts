@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import type { MockRequest } from '../mock-openai.js';
+import { caseOfRequest, fixtureFiles, type RecordingServer, sendJson, sendSse, serveMock, sleep, startRecordingServer } from './local-server.js';
 
 /*
  * A local server that behaves like Cloudflare Workers AI's OpenAI-compatible endpoints:
@@ -22,48 +21,25 @@ import type { MockRequest } from '../mock-openai.js';
  * A wrong or missing token, or another account, answers 401.json (code 10000) with 401, whatever the case.
  */
 
-export interface CloudflareMock {
-  url: string;
+export interface CloudflareMock extends RecordingServer {
   key: string;
   accountId: string;
   /** The largest page the model search answers, whatever per_page asks. */
   modelsPageLimit: number;
-  requests: MockRequest[];
-  close(): Promise<void>;
 }
 
 const FIXTURES = new URL('../fixtures/cloudflare/', import.meta.url);
 const PATH = /^\/client\/v4\/accounts\/([^/]+)\/ai\/v1\/(chat\/completions|embeddings)$/;
 const MODELS_PATH = /^\/client\/v4\/accounts\/([^/]+)\/ai\/models\/search$/;
 
-const fixture = (route: string, file: string): Buffer | null => {
-  const url = new URL(`${route}/${file}`, FIXTURES);
-  return existsSync(url) ? readFileSync(url) : null;
-};
+const fixture = fixtureFiles(FIXTURES);
 
-function sendJson(res: http.ServerResponse, status: number, body: Buffer | string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
 
 /** Cloudflare's v4 envelope with one error. */
 const envelope = (code: number, message: string) => JSON.stringify({ errors: [{ message, code }], success: false, result: {}, messages: [] });
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function sendStream(res: http.ServerResponse, body: Buffer, cut: boolean): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  for (const piece of body.toString('utf8').split(/(?<=\n\n)/)) {
-    res.write(piece);
-    await sleep(1);
-  }
-  if (cut) {
-    await sleep(30);
-    res.socket?.destroy();
-    return;
-  }
-  res.end();
-}
+/** Writes an SSE fixture one event at a time; `cut` drops the connection after the last byte instead of ending. */
+const sendStream = (res: http.ServerResponse, body: Buffer, cut: boolean) => sendSse(res, body.toString('utf8'), { cut, pause: () => sleep(1) });
 
 function problem(route: string, json: Record<string, unknown>): string | null {
   if (typeof json.model !== 'string' || json.model === '') return "AiError: Bad input: Error: required properties at '/' are 'model'";
@@ -112,8 +88,7 @@ async function handle(mock: CloudflareMock, req: MockRequest, res: http.ServerRe
   if (!req.json) return sendJson(res, 400, envelope(5006, 'AiError: Bad input: could not parse the JSON body'));
 
   const model = typeof req.json.model === 'string' ? req.json.model : '';
-  const named = typeof req.headers['x-mock-case'] === 'string' ? req.headers['x-mock-case'] : /^mock-(.+)$/.exec(model)?.[1];
-  const name = named ?? 'good';
+  const name = caseOfRequest(req, model);
   if (/^\d{3}$/.test(name)) {
     const body = fixture(route, `${name}.json`);
     if (body) return sendJson(res, Number(name), body);
@@ -132,40 +107,10 @@ async function handle(mock: CloudflareMock, req: MockRequest, res: http.ServerRe
 }
 
 export async function startCloudflareMock(opts: { key?: string; accountId?: string; modelsPageLimit?: number } = {}): Promise<CloudflareMock> {
-  const mock: CloudflareMock = {
-    url: '',
+  const fields = {
     key: opts.key ?? 'cf-test-token',
     accountId: opts.accountId ?? '023e105f4ecef8ad9ca31a8372d0c353',
     modelsPageLimit: opts.modelsPageLimit ?? 100,
-    requests: [],
-    close: async () => {},
   };
-  const server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(parts);
-      let json: Record<string, unknown> | null = null;
-      if (String(req.headers['content-type'] ?? '').includes('application/json')) {
-        try {
-          const parsed: unknown = JSON.parse(body.toString('utf8'));
-          json = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-        } catch {
-          json = null;
-        }
-      }
-      const url = new URL(req.url ?? '/', 'http://mock');
-      const record: MockRequest = { method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body, json };
-      mock.requests.push(record);
-      handle(mock, { ...record, path: url.pathname }, res, url.searchParams).catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return mock;
+  return serveMock<CloudflareMock>(fields, (mock) => startRecordingServer((req, res, query) => handle(mock, req, res, query)));
 }

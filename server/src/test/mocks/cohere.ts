@@ -1,7 +1,6 @@
-import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import type { MockRequest } from '../mock-openai.js';
+import { caseOfRequest, fixtureFiles, type RecordingServer, sendHalfJson, sendJson, sendSse, serveMock, sleep, startRecordingServer } from './local-server.js';
 
 /*
  * A local server that behaves like Cohere's API: POST /v2/chat (JSON and SSE), POST /v1/rerank and GET /v1/models.
@@ -21,48 +20,23 @@ import type { MockRequest } from '../mock-openai.js';
  * A wrong or missing key answers 401.json with 401, whatever the case.
  */
 
-export interface CohereMock {
-  url: string;
+export interface CohereMock extends RecordingServer {
   key: string;
   /** The largest page GET /v1/models answers, whatever page_size asks. */
   modelsPageLimit: number;
-  requests: MockRequest[];
-  close(): Promise<void>;
 }
 
 const FIXTURES = new URL('../fixtures/cohere/', import.meta.url);
 const ROLES = new Set(['system', 'user', 'assistant', 'tool']);
 
-const fixture = (route: string, file: string): Buffer | null => {
-  const url = new URL(`${route}/${file}`, FIXTURES);
-  return existsSync(url) ? readFileSync(url) : null;
-};
+const fixture = fixtureFiles(FIXTURES);
 
-function sendJson(res: http.ServerResponse, status: number, body: Buffer | string): void {
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
-  res.end(body);
-}
 
 const invalid = (res: http.ServerResponse, message: string) =>
   sendJson(res, 400, JSON.stringify({ id: 'mock-invalid-request', message: `invalid request: ${message}` }));
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 /** Writes an SSE fixture one event at a time; `cut` drops the connection after the last byte instead of ending. */
-async function sendStream(res: http.ServerResponse, body: Buffer, cut: boolean): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  const text = body.toString('utf8');
-  for (const piece of text.split(/(?<=\n\n)/)) {
-    res.write(piece);
-    await sleep(1);
-  }
-  if (cut) {
-    await sleep(30);
-    res.socket?.destroy();
-    return;
-  }
-  res.end();
-}
+const sendStream = (res: http.ServerResponse, body: Buffer, cut: boolean) => sendSse(res, body.toString('utf8'), { cut, pause: () => sleep(1) });
 
 /** The messages Cohere would refuse outright; null when the body is acceptable. */
 function chatProblem(json: Record<string, unknown>): string | null {
@@ -128,8 +102,7 @@ async function handle(mock: CohereMock, req: MockRequest, res: http.ServerRespon
   if (!req.json) return invalid(res, 'could not parse the JSON body');
 
   const model = typeof req.json.model === 'string' ? req.json.model : '';
-  const named = typeof req.headers['x-mock-case'] === 'string' ? req.headers['x-mock-case'] : /^mock-(.+)$/.exec(model)?.[1];
-  const name = named ?? 'good';
+  const name = caseOfRequest(req, model);
   if (/^\d{3}$/.test(name)) {
     const body = fixture(route, `${name}.json`);
     if (body) return sendJson(res, Number(name), body);
@@ -142,12 +115,7 @@ async function handle(mock: CohereMock, req: MockRequest, res: http.ServerRespon
     const body = fixture(route, name === 'good' ? 'stream.sse' : `${name}.sse`);
     if (body) return sendStream(res, body, name === 'cut');
   } else if (name === 'cut') {
-    const good = fixture(route, 'good.json') ?? Buffer.from('{}');
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': good.length });
-    res.write(good.subarray(0, good.length >> 1));
-    await sleep(30);
-    res.socket?.destroy();
-    return;
+    return sendHalfJson(res, fixture(route, 'good.json') ?? Buffer.from('{}'));
   } else {
     const body = fixture(route, `${name}.json`);
     if (body) return sendJson(res, 200, route === 'rerank' && name === 'good' ? rerankAnswer(body, req.json) : body);
@@ -156,33 +124,6 @@ async function handle(mock: CohereMock, req: MockRequest, res: http.ServerRespon
 }
 
 export async function startCohereMock(opts: { key?: string; modelsPageLimit?: number } = {}): Promise<CohereMock> {
-  const mock: CohereMock = { url: '', key: opts.key ?? 'co-test-key', modelsPageLimit: opts.modelsPageLimit ?? 1000, requests: [], close: async () => {} };
-  const server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(parts);
-      let json: Record<string, unknown> | null = null;
-      if (String(req.headers['content-type'] ?? '').includes('application/json')) {
-        try {
-          const parsed: unknown = JSON.parse(body.toString('utf8'));
-          json = parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
-        } catch {
-          json = null;
-        }
-      }
-      const url = new URL(req.url ?? '/', 'http://mock');
-      const record: MockRequest = { method: req.method ?? 'GET', path: url.pathname + url.search, headers: req.headers, body, json };
-      mock.requests.push(record);
-      handle(mock, { ...record, path: url.pathname }, res, url.searchParams).catch(() => res.destroy());
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return mock;
+  const fields = { key: opts.key ?? 'co-test-key', modelsPageLimit: opts.modelsPageLimit ?? 1000 };
+  return serveMock<CohereMock>(fields, (mock) => startRecordingServer((req, res, query) => handle(mock, req, res, query)));
 }

@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { dropConnection, listenLocal, parseJsonObject, sleep, type LocalServer } from './local-server.js';
 
 /*
  * The shared half of the fixture-driven mock upstreams: loading cases from a folder, choosing one by model name,
@@ -107,13 +107,9 @@ export function findCase(name: string, folders: CaseFolder[]): FixtureCase | und
   return undefined;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Lets written bytes reach the client, then drops the connection without ending the response. */
 async function cutConnection(res: http.ServerResponse, rec: MockRequest): Promise<void> {
   rec.response.cut = true;
-  await sleep(30);
-  res.socket?.destroy();
+  await dropConnection(res);
 }
 
 function begin(res: http.ServerResponse, rec: MockRequest, status: number, headers: Record<string, string>): void {
@@ -146,74 +142,47 @@ export async function sendBody(
   res.end(bytes);
 }
 
-/** A streamed answer, one write per framed event; with `cut`, the connection drops after the last one. */
+/** A streamed answer, one write per framed event (text or binary); with `cut`, the connection drops after the last one. */
 export async function sendStream(
   res: http.ServerResponse,
   rec: MockRequest,
   headers: Record<string, string>,
-  framed: string[],
+  framed: Array<string | Buffer>,
   opts: { cut: boolean; delayMs: number; status?: number },
 ): Promise<void> {
   begin(res, rec, opts.status ?? 200, headers);
   for (const event of framed) {
     if (opts.delayMs > 0) await sleep(opts.delayMs);
     if (res.destroyed) return;
-    write(res, rec, Buffer.from(event, 'utf8'));
+    write(res, rec, typeof event === 'string' ? Buffer.from(event, 'utf8') : event);
   }
   if (opts.cut) return cutConnection(res, rec);
   res.end();
 }
 
-export interface FixtureServer {
-  url: string;
+export interface FixtureServer extends LocalServer {
   requests: MockRequest[];
-  close(): Promise<void>;
 }
 
 export type FixtureHandler = (rec: MockRequest, res: http.ServerResponse) => Promise<void>;
 
-function parseJson(body: Buffer): Record<string, unknown> | null {
-  if (body.length === 0) return null;
-  try {
-    const v: unknown = JSON.parse(body.toString('utf8'));
-    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
-  } catch {
-    return null;
-  }
-}
-
 /** Listens on 127.0.0.1 (port 0), records every request and hands it to `handle`. */
 export async function startFixtureServer(handle: FixtureHandler): Promise<FixtureServer> {
   const requests: MockRequest[] = [];
-  const server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(parts);
-      const url = new URL(req.url ?? '/', 'http://mock');
-      const rec: MockRequest = {
-        method: req.method ?? 'GET',
-        path: url.pathname,
-        query: Object.fromEntries(url.searchParams),
-        headers: req.headers,
-        body,
-        json: parseJson(body),
-        case: null,
-        response: { status: 0, headers: {}, body: Buffer.alloc(0), cut: false },
-      };
-      requests.push(rec);
-      handle(rec, res).catch(() => res.destroy());
-    });
+  const server = await listenLocal((req, body, res) => {
+    const url = new URL(req.url ?? '/', 'http://mock');
+    const rec: MockRequest = {
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: Object.fromEntries(url.searchParams),
+      headers: req.headers,
+      body,
+      json: parseJsonObject(body),
+      case: null,
+      response: { status: 0, headers: {}, body: Buffer.alloc(0), cut: false },
+    };
+    requests.push(rec);
+    handle(rec, res).catch(() => res.destroy());
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...server, requests };
 }

@@ -13,6 +13,7 @@ import {
   sendStream,
   startFixtureServer,
 } from './fixture-cases.js';
+import { serveMock } from './local-server.js';
 
 /*
  * A local Gemini API (generativelanguage, channel type 24) answering from fixture files in ../fixtures/gemini/.
@@ -208,13 +209,6 @@ async function handle(mock: GeminiMock, folders: Folders, rec: MockRequest, res:
 
 export async function startGeminiMock(opts: GeminiMockOptions = {}): Promise<GeminiMock> {
   const folders = loadFolders();
-  const mock: GeminiMock = {
-    url: '',
-    key: opts.key ?? GEMINI_MOCK_KEY,
-    eventDelayMs: opts.eventDelayMs ?? 0,
-    requests: [],
-    close: async () => {},
-  };
-  const server = await startFixtureServer((rec, res) => handle(mock, folders, rec, res));
-  return Object.assign(mock, { url: server.url, requests: server.requests, close: server.close });
+  const fields = { key: opts.key ?? GEMINI_MOCK_KEY, eventDelayMs: opts.eventDelayMs ?? 0 };
+  return serveMock<GeminiMock>(fields, (mock) => startFixtureServer((rec, res) => handle(mock, folders, rec, res)));
 }

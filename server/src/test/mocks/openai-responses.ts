@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
+import { listenLocal, parseJsonObject, sendHalfJson, sendJson, sendSse } from './local-server.js';
 
 /*
  * A local OpenAI Responses server (POST /v1/responses) for passthrough tests. Like OpenAI it checks
@@ -38,9 +38,7 @@ const FIXTURES = new URL('../fixtures/openai-responses/responses/', import.meta.
 const fixturePath = (name: string): URL => new URL(name, FIXTURES);
 
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = typeof body === 'string' ? body : JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
-  res.end(text);
+  sendJson(res, status, typeof body === 'string' ? body : JSON.stringify(body), headers);
 }
 
 function openAIError(status: number, message: string, param: string | null, code: string | null, type = 'invalid_request_error') {
@@ -51,23 +49,9 @@ function sendError(res: http.ServerResponse, e: { status: number; body: unknown;
   send(res, e.status, e.body, e.headers);
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function stream(res: http.ServerResponse, text: string, cut: boolean): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', connection: 'keep-alive' });
-  // One write per event (a cut fixture's unfinished last event included), so the client sees the stream in pieces.
-  for (const event of text.split(/(?<=\n\n)/).filter((e) => e.length > 0)) {
-    res.write(event);
-    await new Promise((r) => setImmediate(r));
-  }
-  if (cut) {
-    // Let what was written reach the client, then drop the connection without ending the response.
-    await sleep(30);
-    res.socket?.destroy();
-    return;
-  }
-  res.end();
-}
+/** One write per event, so the client sees the stream in pieces. */
+const stream = (res: http.ServerResponse, text: string, cut: boolean) =>
+  sendSse(res, text, { cut, pause: () => new Promise((r) => setImmediate(r)), headers: { 'content-type': 'text/event-stream; charset=utf-8' } });
 
 function caseOf(req: ResponsesMockRequest): string {
   const header = req.headers['x-mock-case'];
@@ -103,14 +87,7 @@ async function handle(mock: ResponsesMock, req: ResponsesMockRequest, res: http.
     if (!existsSync(file)) return sendError(res, openAIError(500, `mock: no fixture ${name}.sse`, null, null, 'server_error'));
     return stream(res, readFileSync(file, 'utf8'), cut);
   }
-  if (cut) {
-    const whole = readFileSync(fixturePath('good.json'));
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': whole.length });
-    res.write(whole.subarray(0, whole.length >> 1));
-    await sleep(30);
-    res.socket?.destroy();
-    return;
-  }
+  if (cut) return sendHalfJson(res, readFileSync(fixturePath('good.json')));
   const file = fixturePath(`${name}.json`);
   if (!existsSync(file)) return sendError(res, openAIError(500, `mock: no fixture ${name}.json`, null, null, 'server_error'));
   return send(res, 200, readFileSync(file, 'utf8'));
@@ -118,31 +95,10 @@ async function handle(mock: ResponsesMock, req: ResponsesMockRequest, res: http.
 
 export async function startResponsesMock(opts: { key?: string } = {}): Promise<ResponsesMock> {
   const mock: ResponsesMock = { url: '', key: opts.key ?? 'sk-upstream-responses-key', requests: [], close: async () => {} };
-  const server = http.createServer((req, res) => {
-    const parts: Buffer[] = [];
-    req.on('data', (c: Buffer) => parts.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(parts);
-      let json: Record<string, unknown> | null = null;
-      try {
-        const v: unknown = JSON.parse(body.toString('utf8'));
-        if (v && typeof v === 'object' && !Array.isArray(v)) json = v as Record<string, unknown>;
-      } catch {
-        json = null;
-      }
-      const url = new URL(req.url ?? '/', 'http://mock');
-      const record: ResponsesMockRequest = { method: req.method ?? 'GET', path: url.pathname, headers: req.headers, body, json };
-      mock.requests.push(record);
-      handle(mock, record, res).catch(() => res.destroy());
-    });
+  const server = await listenLocal((req, body, res) => {
+    const record: ResponsesMockRequest = { method: req.method ?? 'GET', path: new URL(req.url ?? '/', 'http://mock').pathname, headers: req.headers, body, json: parseJsonObject(body) };
+    mock.requests.push(record);
+    handle(mock, record, res).catch(() => res.destroy());
   });
-  server.keepAliveTimeout = 60_000;
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  mock.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  mock.close = () =>
-    new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    });
-  return mock;
+  return Object.assign(mock, server);
 }

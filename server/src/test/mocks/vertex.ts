@@ -1,9 +1,9 @@
 import { createPublicKey, generateKeyPairSync, randomBytes, verify, type KeyObject } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { listenLocal, parseJsonObject, sendJson, sendPieces, sleep } from './local-server.js';
 
 /*
  * A local Vertex AI: Google's OAuth token endpoint and the publisher-model endpoints of aiplatform.googleapis.com.
@@ -82,12 +82,8 @@ interface JsonFixture {
   body: unknown;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
 function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=UTF-8', 'content-length': Buffer.byteLength(text) });
-  res.end(text);
+  sendJson(res, status, JSON.stringify(body), { 'content-type': 'application/json; charset=UTF-8' });
 }
 
 function googleError(res: http.ServerResponse, code: number, status: string, message: string): void {
@@ -184,19 +180,11 @@ function claudeBodyProblem(json: Record<string, unknown> | null): string | null 
   return null;
 }
 
-async function writeStream(res: http.ServerResponse, bytes: Buffer, cut: boolean): Promise<void> {
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  // Two writes, so the client sees the stream arrive in pieces (and a cut one end mid-event).
+/** Two writes, so the client sees the stream arrive in pieces (and a cut one end mid-event). */
+function writeStream(res: http.ServerResponse, bytes: Buffer, cut: boolean): Promise<void> {
   const half = Math.floor(bytes.length / 2);
-  res.write(bytes.subarray(0, half));
-  await sleep(5);
-  res.write(bytes.subarray(half));
-  if (cut) {
-    await sleep(30);
-    res.socket?.destroy();
-    return;
-  }
-  res.end();
+  const headers = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' };
+  return sendPieces(res, headers, [bytes.subarray(0, half), bytes.subarray(half)], { cut, pause: () => sleep(5) });
 }
 
 async function handleModel(mock: VertexMock, opts: VertexMockOptions, req: VertexMockRequest, res: http.ServerResponse): Promise<void> {
@@ -242,41 +230,17 @@ export async function startVertexMock(opts: VertexMockOptions): Promise<VertexMo
   const pem = opts.publicKeyPem ?? opts.keyPair?.publicKey;
   if (!pem) throw new Error('startVertexMock needs publicKeyPem or keyPair');
   const key = typeof pem === 'string' ? createPublicKey(pem) : pem;
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      let json: Record<string, unknown> | null = null;
-      try {
-        const v: unknown = JSON.parse(body.toString('utf8'));
-        if (v && typeof v === 'object' && !Array.isArray(v)) json = v as Record<string, unknown>;
-      } catch {
-        // form bodies and garbage
-      }
-      const record: VertexMockRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json };
-      if (record.path === '/token' && record.method === 'POST') return handleToken(mock, key, opts, record, res);
-      mock.requests.push(record);
-      handleModel(mock, opts, record, res).catch(() => {
-        if (!res.headersSent) googleError(res, 500, 'INTERNAL', 'Internal error encountered.');
-        else res.destroy();
-      });
+  const server = await listenLocal((req, body, res) => {
+    // Form bodies (the token endpoint's) and garbage have no JSON.
+    const record: VertexMockRequest = { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body, json: parseJsonObject(body) };
+    if (record.path === '/token' && record.method === 'POST') return handleToken(mock, key, opts, record, res);
+    mock.requests.push(record);
+    handleModel(mock, opts, record, res).catch(() => {
+      if (!res.headersSent) googleError(res, 500, 'INTERNAL', 'Internal error encountered.');
+      else res.destroy();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  const mock: VertexMock = {
-    url: `http://127.0.0.1:${port}`,
-    requests: [],
-    tokenRequests: 0,
-    failNextTokens: 0,
-    tokens: new Map(),
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  const mock: VertexMock = { url: server.url, requests: [], tokenRequests: 0, failNextTokens: 0, tokens: new Map(), close: server.close };
   return mock;
 }
 

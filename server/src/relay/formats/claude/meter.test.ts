@@ -1,37 +1,17 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { meterCases, runMeterCase } from '../../../test/meter-cases.js';
 import type { Usage } from '../../types.js';
 import { ClaudeStreamMeter, claudeUsageFromJson } from './meter.js';
 
-interface MeterCase {
-  model: string;
-  /** The upstream SSE body, fed to the meter in pieces of `pieceBytes` bytes. */
-  sse: string;
-  pieceBytes: number;
-  expected: { usage: Usage | null; billed: Usage; sawStop: boolean; error: { type: string; message: string } | null; firstToken: boolean };
-}
-
-const dir = new URL('./fixtures/meter/', import.meta.url);
-const cases = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .sort();
+const cases = meterCases<{ billed: Usage }>(new URL('./fixtures/meter/', import.meta.url));
 
 describe('Claude passthrough meter', () => {
   it('has fixtures', () => expect(cases.length).toBeGreaterThan(0));
 
-  it.each(cases)('%s', (file) => {
-    const c = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as MeterCase;
+  it.each(cases)('%s', (_file, c) => {
     const meter = new ClaudeStreamMeter(c.model);
-    const bytes = Buffer.from(c.sse);
-    const out: Buffer[] = [];
-    for (let i = 0; i < bytes.length; i += c.pieceBytes) out.push(meter.push(bytes.subarray(i, i + c.pieceBytes)));
-    meter.finish();
-    expect(Buffer.concat(out).equals(bytes)).toBe(true);
-    expect(meter.usage).toEqual(c.expected.usage);
+    runMeterCase(meter, c);
     expect(meter.billedUsage()).toEqual(c.expected.billed);
-    expect(meter.sawStop).toBe(c.expected.sawStop);
-    expect(meter.error).toEqual(c.expected.error);
-    expect(meter.firstTokenAt > 0).toBe(c.expected.firstToken);
   });
 
   it('returns each chunk as the very same bytes, without waiting for the event to complete', () => {

@@ -1,14 +1,9 @@
-import { IncrementalCounter } from '../../tokenizer.js';
 import type { Usage } from '../../types.js';
-import { SseReader, type SseEvent } from './sse.js';
+import { SideMeter, TOKENS_PER_TOOL_CALL } from '../side-meter.js';
 import { relayUsageFromClaude, type RawClaudeUsage } from './usage.js';
 
 export { claudeUsageFromJson } from './usage.js';
 
-/** Tokens added per streamed tool call on top of its text (same estimate as the OpenAI meter). */
-const TOKENS_PER_TOOL_CALL = 7;
-/** Content events kept unparsed for counting in case usage never comes; beyond this they are counted and let go. */
-const UNCOUNTED_LIMIT = 64 * 1024;
 /** A delta with at least one character of text, thought or tool input marks the first token. */
 const HAS_TEXT = /"(text|thinking|partial_json)":"[^"]/;
 
@@ -21,39 +16,17 @@ type Parsed = {
 };
 
 /**
- * Watches a Claude SSE stream passed through to a Claude client. Bytes are returned unchanged as they arrive (thinking
- * signatures must survive byte for byte); events are read on the side. Usage comes from message_start (input and
- * cache) and message_delta (cumulative totals). Only those and error events are JSON-parsed; content deltas are kept
- * unparsed in case the stream breaks before message_delta and its output must be counted here — past 64 KiB they are
- * counted and let go, so memory stays bounded.
+ * Watches a Claude SSE stream passed through to a Claude client (thinking signatures must survive byte for byte).
+ * Usage comes from message_start (input and cache) and message_delta (cumulative totals). Only those and error events
+ * are JSON-parsed; content deltas are kept for counting in case the stream breaks before message_delta.
  */
-export class ClaudeStreamMeter {
-  firstTokenAt = 0;
+export class ClaudeStreamMeter extends SideMeter<Parsed> {
   /** message_stop arrived: the answer is complete. */
   sawStop = false;
   /** An error event arrived mid-stream. */
   error: { type: string; message: string } | null = null;
   private startUsage: RawClaudeUsage = {};
   private finalUsage: RawClaudeUsage | null = null;
-  private readonly reader = new SseReader();
-  private readonly counter: IncrementalCounter;
-  private uncounted: string[] = [];
-  private uncountedBytes = 0;
-
-  constructor(model: string) {
-    this.counter = new IncrementalCounter(model);
-  }
-
-  /** Takes upstream bytes; returns the same bytes to forward now. */
-  push(chunk: Buffer): Buffer {
-    for (const event of this.reader.push(chunk)) this.inspect(event);
-    return chunk;
-  }
-
-  /** Call when the upstream body ends, to read an event that lacked its closing blank line. */
-  finish(): void {
-    for (const event of this.reader.finish()) this.inspect(event);
-  }
 
   /** Usage as reported once message_delta came; null before that. */
   get usage(): Usage | null {
@@ -65,32 +38,21 @@ export class ClaudeStreamMeter {
     return this.usage ?? { ...relayUsageFromClaude(this.startUsage), completionTokens: this.counted() };
   }
 
-  completionTokens(): number {
-    return this.usage?.completionTokens ?? this.counted();
-  }
-
-  counted(): number {
-    this.countKept();
-    return this.counter.total();
-  }
-
-  private inspect(e: SseEvent): void {
-    const name = e.event || typeOf(e.data);
+  protected inspect(name: string, data: string): void {
     switch (name) {
       case 'content_block_delta':
       case 'content_block_start':
-        if (!this.firstTokenAt && name === 'content_block_delta' && HAS_TEXT.test(e.data)) this.firstTokenAt = Date.now();
-        if (this.finalUsage === null) this.keep(e.data);
+        if (!this.firstTokenAt && name === 'content_block_delta' && HAS_TEXT.test(data)) this.firstTokenAt = Date.now();
+        this.keep(data);
         return;
       case 'message_start':
-        this.startUsage = parse(e.data)?.message?.usage ?? {};
+        this.startUsage = this.parse(data)?.message?.usage ?? {};
         return;
       case 'message_delta': {
-        const usage = parse(e.data)?.usage;
+        const usage = this.parse(data)?.usage;
         if (usage) {
           this.finalUsage = { ...this.finalUsage, ...definedOnly(usage) };
-          this.uncounted = [];
-          this.uncountedBytes = 0;
+          this.usageReported();
         }
         return;
       }
@@ -98,7 +60,7 @@ export class ClaudeStreamMeter {
         this.sawStop = true;
         return;
       case 'error': {
-        const err = parse(e.data)?.error;
+        const err = this.parse(data)?.error;
         this.error = {
           type: typeof err?.type === 'string' ? err.type : 'api_error',
           message: typeof err?.message === 'string' ? err.message : '',
@@ -108,43 +70,16 @@ export class ClaudeStreamMeter {
     }
   }
 
-  private keep(data: string): void {
-    this.uncounted.push(data);
-    this.uncountedBytes += data.length;
-    if (this.uncountedBytes > UNCOUNTED_LIMIT) this.countKept();
-  }
-
-  private countKept(): void {
-    for (const data of this.uncounted) {
-      const p = parse(data);
-      if (!p) continue;
-      if (p.content_block?.type === 'tool_use') {
-        this.counter.addTokens(TOKENS_PER_TOOL_CALL);
-        if (typeof p.content_block.name === 'string') this.counter.add(p.content_block.name);
-      }
-      const d = p.delta;
-      if (typeof d?.text === 'string') this.counter.add(d.text);
-      if (typeof d?.thinking === 'string') this.counter.add(d.thinking);
-      if (typeof d?.partial_json === 'string') this.counter.add(d.partial_json);
+  protected count(p: Parsed): void {
+    if (p.content_block?.type === 'tool_use') {
+      this.counter.addTokens(TOKENS_PER_TOOL_CALL);
+      if (typeof p.content_block.name === 'string') this.counter.add(p.content_block.name);
     }
-    this.uncounted = [];
-    this.uncountedBytes = 0;
+    const d = p.delta;
+    if (typeof d?.text === 'string') this.counter.add(d.text);
+    if (typeof d?.thinking === 'string') this.counter.add(d.thinking);
+    if (typeof d?.partial_json === 'string') this.counter.add(d.partial_json);
   }
-}
-
-function parse(data: string): Parsed | null {
-  try {
-    const v: unknown = JSON.parse(data);
-    return v && typeof v === 'object' ? (v as Parsed) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Streams without `event:` lines still name the event in the data's type. */
-function typeOf(data: string): string {
-  const m = /"type"\s*:\s*"([a-z_]+)"/.exec(data);
-  return m ? m[1] : '';
 }
 
 /** message_delta omits or nulls counters that did not change; those keep message_start's values. */

@@ -1,10 +1,11 @@
 import type { ClientCall } from '../../types.js';
-import type { ChunkEncoder, ClientFormatModule, StreamMeter } from '../client.js';
+import type { ChunkEncoder, ClientFormatModule } from '../client.js';
 import type { ChatCompletion, ChatChunk, ChatUsage } from '../openai/chat.js';
 import { geminiEmbedToOpenAI, openAIToGeminiEmbed, type EmbeddingsResponse } from './embeddings.js';
 import { geminiErrorBody } from './errors.js';
 import { chatToGemini, ChatToGeminiStream } from './from-chat.js';
 import { GeminiStreamMeter, geminiUsageFromJson } from './meter.js';
+import { CUT_MESSAGE, PassthroughMeter } from '../passthrough-meter.js';
 import { geminiToChat } from './to-chat.js';
 import type { GeminiBatchEmbedRequest, GeminiEmbedContentRequest, GeminiRequest } from './types.js';
 
@@ -29,32 +30,14 @@ class GeminiChunkEncoder implements ChunkEncoder {
   }
 }
 
-class GeminiPassthroughMeter implements StreamMeter {
-  private readonly meter: GeminiStreamMeter;
-
+class GeminiPassthroughMeter extends PassthroughMeter<GeminiStreamMeter> {
   constructor(call: ClientCall) {
-    this.meter = new GeminiStreamMeter(call.model);
-  }
-
-  get usage() {
-    return this.meter.usage;
-  }
-
-  get firstTokenAt() {
-    return this.meter.firstTokenAt;
-  }
-
-  push(chunk: Buffer): Buffer {
-    return this.meter.push(chunk);
+    super(new GeminiStreamMeter(call.model));
   }
 
   finish(cut: boolean): Buffer {
     const rest = this.meter.finish();
-    return cut ? Buffer.from(streamError(502, '上游连接中断')) : rest;
-  }
-
-  counted(): number {
-    return this.meter.counted();
+    return cut ? Buffer.from(streamError(502, CUT_MESSAGE)) : rest;
   }
 }
 

@@ -1,12 +1,12 @@
 import type { ClientCall } from '../../types.js';
-import type { ChunkEncoder, ClientFormatModule, StreamMeter } from '../client.js';
+import type { ChunkEncoder, ClientFormatModule } from '../client.js';
+import { CUT_MESSAGE, PassthroughMeter } from '../passthrough-meter.js';
 import type { ChatChunk, ChatUsage } from './chat.js';
 import { openAIErrorBody } from './errors.js';
 import { OpenAIStreamMeter } from './stream.js';
 import { usageFromJsonBytes } from './usage.js';
 
 const DONE = Buffer.from('data: [DONE]\n\n');
-const CUT_MESSAGE = '上游连接中断';
 
 const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
 
@@ -42,33 +42,15 @@ class OpenAIChunkEncoder implements ChunkEncoder {
 }
 
 /** OpenAI's own stream passed through: the meter, plus [DONE] when the upstream ended without it. */
-class OpenAIPassthroughMeter implements StreamMeter {
-  private readonly meter: OpenAIStreamMeter;
-
+class OpenAIPassthroughMeter extends PassthroughMeter<OpenAIStreamMeter> {
   constructor(call: ClientCall) {
-    this.meter = new OpenAIStreamMeter(call.model, !call.clientWantsStreamUsage);
-  }
-
-  get usage() {
-    return this.meter.usage;
-  }
-
-  get firstTokenAt() {
-    return this.meter.firstTokenAt;
-  }
-
-  push(chunk: Buffer): Buffer {
-    return this.meter.push(chunk);
+    super(new OpenAIStreamMeter(call.model, !call.clientWantsStreamUsage));
   }
 
   finish(cut: boolean): Buffer {
     const rest = this.meter.finish();
     if (cut) return Buffer.from(event({ error: { message: CUT_MESSAGE, type: 'upstream_error', code: 502 } }));
     return this.meter.sawDone ? rest : Buffer.concat([rest, DONE]);
-  }
-
-  counted(): number {
-    return this.meter.counted();
   }
 }
 

@@ -1,8 +1,8 @@
 import type { ClientCall } from '../../types.js';
-import type { ChunkEncoder, ClientFormatModule, StreamMeter } from '../client.js';
+import type { ChunkEncoder, ClientFormatModule } from '../client.js';
 import type { ChatChunk, ChatCompletion, ChatUsage } from '../openai/chat.js';
 import { openAIErrorBody } from '../openai/errors.js';
-import { WholeEvents } from '../sse-events.js';
+import { CUT_MESSAGE, WholeEventsPassthroughMeter } from '../passthrough-meter.js';
 import { chatToResponses, ChatToResponsesStream } from './from-chat.js';
 import { ResponsesStreamMeter, responsesUsageFromJson } from './meter.js';
 import { responsesToChat } from './to-chat.js';
@@ -32,37 +32,19 @@ class ResponsesChunkEncoder implements ChunkEncoder {
 }
 
 /** OpenAI's Responses stream passed through byte for byte; it has no [DONE] line to add at the end. */
-class ResponsesPassthroughMeter implements StreamMeter {
-  private readonly meter: ResponsesStreamMeter;
-  private readonly events = new WholeEvents();
-
+class ResponsesPassthroughMeter extends WholeEventsPassthroughMeter<ResponsesStreamMeter> {
   constructor(call: ClientCall) {
-    this.meter = new ResponsesStreamMeter(call.model);
+    super(new ResponsesStreamMeter(call.model));
   }
 
-  get usage() {
-    return this.meter.usage;
-  }
-
-  get firstTokenAt() {
-    return this.meter.firstTokenAt;
-  }
-
-  push(chunk: Buffer): Buffer {
-    this.meter.push(chunk);
-    return this.events.push(chunk);
+  protected ended(): boolean {
+    return this.meter.sawStop;
   }
 
   /** A stream that stops before its terminal event ends with an error event, as the Responses API reports failures. */
-  finish(cut: boolean): Buffer {
-    this.meter.finish();
-    if (!cut && this.meter.sawStop) return this.events.take();
-    const error = { type: 'error', code: 'server_error', message: '上游连接中断', param: null };
-    return Buffer.from(`event: error\ndata: ${JSON.stringify(error)}\n\n`);
-  }
-
-  counted(): number {
-    return this.meter.counted();
+  protected cutEvent(): string {
+    const error = { type: 'error', code: 'server_error', message: CUT_MESSAGE, param: null };
+    return `event: error\ndata: ${JSON.stringify(error)}\n\n`;
   }
 }
 

@@ -1,45 +1,20 @@
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { meterCases, runMeterCase } from '../../../test/meter-cases.js';
 import { countTextTokens } from '../../tokenizer.js';
-import type { Usage } from '../../types.js';
 import { ResponsesStreamMeter, responsesUsageFromJson } from './meter.js';
 
-interface MeterCase {
-  model: string;
-  /** The upstream SSE body, fed to the meter in pieces of `pieceBytes` bytes. */
-  sse: string;
-  pieceBytes: number;
-  expected: {
-    usage: Usage | null;
-    sawStop: boolean;
-    error: { code: string; message: string } | null;
-    firstToken: boolean;
-    /** The output text the meter counts when no usage came (empty when usage came). */
-    countedText: string;
-    countedToolCalls: number;
-  };
-}
-
-const dir = new URL('./fixtures/meter/', import.meta.url);
-const cases = readdirSync(dir)
-  .filter((f) => f.endsWith('.json'))
-  .sort();
+const cases = meterCases<{
+  /** The output text the meter counts when no usage came (empty when usage came). */
+  countedText: string;
+  countedToolCalls: number;
+}>(new URL('./fixtures/meter/', import.meta.url));
 
 describe('Responses passthrough meter', () => {
   it('has fixtures', () => expect(cases.length).toBeGreaterThan(0));
 
-  it.each(cases)('%s', (file) => {
-    const c = JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as MeterCase;
+  it.each(cases)('%s', (_file, c) => {
     const meter = new ResponsesStreamMeter(c.model);
-    const bytes = Buffer.from(c.sse);
-    const out: Buffer[] = [];
-    for (let i = 0; i < bytes.length; i += c.pieceBytes) out.push(meter.push(bytes.subarray(i, i + c.pieceBytes)));
-    meter.finish();
-    expect(Buffer.concat(out).equals(bytes)).toBe(true);
-    expect(meter.usage).toEqual(c.expected.usage);
-    expect(meter.sawStop).toBe(c.expected.sawStop);
-    expect(meter.error).toEqual(c.expected.error);
-    expect(meter.firstTokenAt > 0).toBe(c.expected.firstToken);
+    runMeterCase(meter, c);
     const counted = countTextTokens(c.expected.countedText, c.model) + 7 * c.expected.countedToolCalls;
     if (c.expected.usage) {
       expect(meter.billedUsage(99)).toEqual(c.expected.usage);

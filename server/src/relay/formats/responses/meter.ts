@@ -1,14 +1,9 @@
-import { IncrementalCounter } from '../../tokenizer.js';
 import type { Usage } from '../../types.js';
-import { SseReader, type SseEvent } from '../claude/sse.js';
+import { SideMeter, TOKENS_PER_TOOL_CALL } from '../side-meter.js';
 import { usageOfResponseBytes } from './usage.js';
 
 export { responsesUsageFromJson } from './usage.js';
 
-/** Tokens added per streamed tool call on top of its text (same estimate as the OpenAI and Claude meters). */
-const TOKENS_PER_TOOL_CALL = 7;
-/** Delta events kept unparsed for counting in case usage never comes; beyond this they are counted and let go. */
-const UNCOUNTED_LIMIT = 64 * 1024;
 /** A delta with at least one character marks the first token. */
 const HAS_DELTA = /"delta"\s*:\s*"[^"]/;
 
@@ -31,38 +26,17 @@ type Parsed = {
 };
 
 /**
- * Watches a Responses SSE stream passed through to a Responses client. Bytes are returned unchanged as they arrive;
- * events are read on the side. Usage comes from the terminal event (response.completed, response.incomplete or
- * response.failed), which repeats the whole response; only those, error events and function-call items are
- * JSON-parsed. Output deltas are kept unparsed in case the stream breaks before the terminal event and the output
- * must be counted here — past 64 KiB they are counted and let go, so memory stays bounded.
+ * Watches a Responses SSE stream passed through to a Responses client. Usage comes from the terminal event
+ * (response.completed, response.incomplete or response.failed), which repeats the whole response; only those, error
+ * events and function-call items are JSON-parsed. Output deltas are kept for counting in case the stream breaks
+ * before the terminal event.
  */
-export class ResponsesStreamMeter {
-  firstTokenAt = 0;
+export class ResponsesStreamMeter extends SideMeter<Parsed> {
   /** response.completed or response.incomplete arrived: the answer is whole (as far as it goes). */
   sawStop = false;
   /** An error event or response.failed arrived. */
   error: { code: string; message: string } | null = null;
   private finalUsage: Usage | null = null;
-  private readonly reader = new SseReader();
-  private readonly counter: IncrementalCounter;
-  private uncounted: string[] = [];
-  private uncountedBytes = 0;
-
-  constructor(model: string) {
-    this.counter = new IncrementalCounter(model);
-  }
-
-  /** Takes upstream bytes; returns the same bytes to forward now. */
-  push(chunk: Buffer): Buffer {
-    for (const event of this.reader.push(chunk)) this.inspect(event);
-    return chunk;
-  }
-
-  /** Call when the upstream body ends, to read an event that lacked its closing blank line. */
-  finish(): void {
-    for (const event of this.reader.finish()) this.inspect(event);
-  }
 
   /** Usage as reported by the terminal event; null before that (or when it reported none). */
   get usage(): Usage | null {
@@ -74,37 +48,26 @@ export class ResponsesStreamMeter {
     return this.finalUsage ?? { promptTokens: promptEstimate, completionTokens: this.counted(), cachedTokens: 0 };
   }
 
-  completionTokens(): number {
-    return this.finalUsage?.completionTokens ?? this.counted();
-  }
-
-  counted(): number {
-    this.countKept();
-    return this.counter.total();
-  }
-
-  private inspect(e: SseEvent): void {
-    const name = e.event || typeOf(e.data);
+  protected inspect(name: string, data: string): void {
     if (OUTPUT_DELTAS.has(name)) {
-      if (!this.firstTokenAt && HAS_DELTA.test(e.data)) this.firstTokenAt = Date.now();
-      if (this.finalUsage === null) this.keep(e.data);
+      if (!this.firstTokenAt && HAS_DELTA.test(data)) this.firstTokenAt = Date.now();
+      this.keep(data);
       return;
     }
     switch (name) {
       case 'response.output_item.added':
-        if (this.finalUsage === null && e.data.includes('"function_call"')) this.keep(e.data);
+        if (data.includes('"function_call"')) this.keep(data);
         return;
       case 'response.completed':
       case 'response.incomplete':
       case 'response.failed': {
-        const usage = usageOfResponseBytes(Buffer.from(e.data), true);
+        const usage = usageOfResponseBytes(Buffer.from(data), true);
         if (usage) {
           this.finalUsage = usage;
-          this.uncounted = [];
-          this.uncountedBytes = 0;
+          this.usageReported();
         }
         if (name === 'response.failed') {
-          const err = parse(e.data)?.response?.error;
+          const err = this.parse(data)?.response?.error;
           this.error = { code: str(err?.code, 'server_error'), message: str(err?.message, '') };
         } else {
           this.sawStop = true;
@@ -112,47 +75,20 @@ export class ResponsesStreamMeter {
         return;
       }
       case 'error': {
-        const p = parse(e.data);
+        const p = this.parse(data);
         this.error = { code: str(p?.code, 'server_error'), message: str(p?.message, '') };
         return;
       }
     }
   }
 
-  private keep(data: string): void {
-    this.uncounted.push(data);
-    this.uncountedBytes += data.length;
-    if (this.uncountedBytes > UNCOUNTED_LIMIT) this.countKept();
-  }
-
-  private countKept(): void {
-    for (const data of this.uncounted) {
-      const p = parse(data);
-      if (!p) continue;
-      if (p.item?.type === 'function_call') {
-        this.counter.addTokens(TOKENS_PER_TOOL_CALL);
-        if (typeof p.item.name === 'string') this.counter.add(p.item.name);
-      }
-      if (typeof p.delta === 'string') this.counter.add(p.delta);
+  protected count(p: Parsed): void {
+    if (p.item?.type === 'function_call') {
+      this.counter.addTokens(TOKENS_PER_TOOL_CALL);
+      if (typeof p.item.name === 'string') this.counter.add(p.item.name);
     }
-    this.uncounted = [];
-    this.uncountedBytes = 0;
+    if (typeof p.delta === 'string') this.counter.add(p.delta);
   }
 }
 
 const str = (v: unknown, fallback: string): string => (typeof v === 'string' ? v : fallback);
-
-function parse(data: string): Parsed | null {
-  try {
-    const v: unknown = JSON.parse(data);
-    return v && typeof v === 'object' ? (v as Parsed) : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Streams without `event:` lines still name the event in the data's type. */
-function typeOf(data: string): string {
-  const m = /"type"\s*:\s*"([a-z_.]+)"/.exec(data);
-  return m ? m[1] : '';
-}

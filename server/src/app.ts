@@ -19,6 +19,8 @@ import { AuthCache } from './cache/auth-cache.js';
 import { createRelayServices } from './relay/services.js';
 import { relayRoutes, sendError } from './relay/routes/index.js';
 import { RelayError } from './relay/errors.js';
+import { UsageRollup } from './services/usage-rollup.js';
+import { JobRunner, registerJobs } from './jobs/index.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -70,6 +72,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const authCache = new AuthCache(db.kysely, bus, config.syncFrequencySeconds * 1000);
   const relay = createRelayServices(config, db.kysely, app.log);
+  const usage = new UsageRollup(db.kysely, db.dialect, {
+    enabled: () => options.get('DataExportEnabled'),
+    onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),
+  });
+  const jobs = new JobRunner(app.log, { master: config.nodeType === 'master' });
 
   app.decorate('ctx', {
     config,
@@ -79,15 +86,21 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     accounts,
     authCache,
     relay,
+    usage,
+    jobs,
     routing,
     logWriter,
     log: app.log,
     startTime: Math.floor(Date.now() / 1000),
     version: VERSION,
   } satisfies AppContext);
+  registerJobs(jobs, app.ctx);
+  jobs.start();
 
   app.addHook('onClose', async () => {
     clearInterval(routingSync);
+    // Jobs first: their last runs (the dashboard roll-up flush) still need the database.
+    await jobs.stop();
     await logWriter.close();
     // In-flight calls have finished (fastify drains them before onClose); write what they owe, then disconnect.
     await relay.close();

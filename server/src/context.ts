@@ -8,6 +8,8 @@ import type { RoutingTable } from './cache/routing.js';
 import type { LogWriter } from './store/logs.js';
 import type { AuthCache } from './cache/auth-cache.js';
 import type { RelayServices } from './relay/services.js';
+import type { UsageRollup } from './services/usage-rollup.js';
+import type { JobRunner } from './jobs/runner.js';
 
 /** What every route and job can reach. Built once in app.ts. */
 export interface AppContext {
@@ -24,6 +26,10 @@ export interface AppContext {
   authCache: AuthCache;
   /** The relay's upstream connection pools and its batched settlement writer. */
   relay: RelayServices;
+  /** The data dashboard's hourly roll-up of settled calls, in memory until the usage-flush job writes it. */
+  usage: UsageRollup;
+  /** Background jobs (jobs/index.ts); stopped, with a final run where a job asks for one, when the app closes. */
+  jobs: JobRunner;
   log: FastifyBaseLogger;
   startTime: number;
   version: string;

@@ -170,9 +170,33 @@ export interface LogDto {
   other: string;
 }
 
+/** GET /api/log/ and /api/log/self/ data: a page plus where the next one starts ('' after the last). */
+export interface LogPage extends Page<LogDto> {
+  /** Pass as `cursor` (with p + 1) to fetch the next page by seek instead of by offset. */
+  next_cursor: string;
+  /** True when counting stopped at its cap: `total` is then a lower bound (more rows match). */
+  total_capped: boolean;
+}
+
 /** GET /api/log/stat and /api/log/self/stat data. */
 export interface LogStat {
   quota: number;
   rpm: number;
   tpm: number;
+}
+
+/**
+ * One hour of one model's usage in the data dashboard (GET /api/data/ and /api/data/self): calls, tokens and quota,
+ * summed over the users the call selects. `created_at` is the start of the hour (unix seconds).
+ */
+export interface QuotaDataDto {
+  /** The selected user, 0 when summed over every user. */
+  user_id: number;
+  /** The selected user's name, '' when summed over every user. */
+  username: string;
+  model_name: string;
+  created_at: number;
+  count: number;
+  token_used: number;
+  quota: number;
 }

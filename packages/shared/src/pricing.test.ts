@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { pricePerMillion, quotaForPrice, quotaForTokens, roundQuota } from './pricing.js';
+import { comparePricing, pricePerCall, pricePerMillion, quotaForPrice, quotaForTokens, roundQuota } from './pricing.js';
 
 const plain = { modelRatio: 1.25, completionRatio: 4, groupRatio: 1, cacheRatio: 1 };
 
@@ -36,5 +36,25 @@ describe('quota formulas', () => {
   });
   it('shows prices per million tokens as ratio x 2 x group ratio', () => {
     expect(pricePerMillion(1.25, 4, 1)).toEqual({ prompt: 2.5, completion: 10 });
+  });
+});
+
+describe('pricing page', () => {
+  it('shows a per-call price times the group ratio', () => {
+    expect(pricePerCall(0.04, 0.5)).toBe(0.02);
+    expect(pricePerCall(0.1, 2)).toBe(0.2);
+  });
+  it('sorts per-request models first, then gpt models, then by name', () => {
+    const rows = [
+      { model_name: 'claude-3-haiku', quota_type: 0 },
+      { model_name: 'gpt-4o', quota_type: 0 },
+      { model_name: 'dall-e-3', quota_type: 1 },
+      { model_name: 'gpt-3.5-turbo', quota_type: 0 },
+      { model_name: 'gpt-4-gizmo-x', quota_type: 1 },
+      { model_name: 'command-r', quota_type: 0 },
+    ];
+    expect(rows.sort(comparePricing).map((r) => r.model_name)).toEqual([
+      'gpt-4-gizmo-x', 'dall-e-3', 'gpt-3.5-turbo', 'gpt-4o', 'claude-3-haiku', 'command-r',
+    ]);
   });
 });

@@ -52,3 +52,50 @@ export function pricePerMillion(modelRatio: number, completionRatio: number, gro
   const prompt = modelRatio * 2 * groupRatio;
   return { prompt, completion: prompt * completionRatio };
 }
+
+/** USD per call as the pricing page shows it for per-request models (spec §9: price x group ratio). */
+export function pricePerCall(priceUsd: number, groupRatio: number): number {
+  return priceUsd * groupRatio;
+}
+
+/** quota_type of a pricing entry: per token (ratios) or per call (fixed price). */
+export const QUOTA_TYPE = { RATIO: 0, PRICE: 1 } as const;
+
+/** One model of GET /api/pricing (spec §3 Pricing entry). */
+export interface PricingEntry {
+  model_name: string;
+  /** QUOTA_TYPE: 0 ratios, 1 fixed price per call. */
+  quota_type: number;
+  /** 0 for per-call models. */
+  model_ratio: number;
+  /** 0 for per-call models. */
+  completion_ratio: number;
+  /** USD per call; 0 for per-token models. */
+  model_price: number;
+  /** Groups whose enabled channels serve the model, sorted. */
+  enable_groups: string[];
+  /** False when the operator set neither a price nor a ratio: calls to the model are refused until one is set. */
+  configured: boolean;
+}
+
+/** The whole answer of GET /api/pricing: the entries in `data`, group facts beside it (spec §7). */
+export interface PricingResponse {
+  success: boolean;
+  message: string;
+  data: PricingEntry[];
+  /** Ratio of every group the caller may choose (anonymous visitors: the operator's selectable groups). */
+  group_ratio: Record<string, number>;
+  /** The same groups with their labels. */
+  usable_group: Record<string, string>;
+  /** The caller's own group when signed in, else null (the page then prices the default group). */
+  user_group: string | null;
+}
+
+/** The pricing table's order (spec §2): per-request models first, then gpt models, then by name. */
+export function comparePricing(a: Pick<PricingEntry, 'model_name' | 'quota_type'>, b: Pick<PricingEntry, 'model_name' | 'quota_type'>): number {
+  if (a.quota_type !== b.quota_type) return b.quota_type - a.quota_type;
+  const gptA = a.model_name.startsWith('gpt');
+  const gptB = b.model_name.startsWith('gpt');
+  if (gptA !== gptB) return gptA ? -1 : 1;
+  return a.model_name < b.model_name ? -1 : a.model_name > b.model_name ? 1 : 0;
+}

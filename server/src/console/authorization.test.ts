@@ -101,6 +101,10 @@ describe.each(testDatabases())('authorization matrix on $name', (database) => {
     expect(level('GET', '/api/group/')).toBe('admin');
     expect(level('GET', '/api/option/')).toBe('root');
     expect(level('PUT', '/api/option/')).toBe('root');
+    expect(level('GET', '/api/data/')).toBe('admin');
+    expect(level('GET', '/api/data/self')).toBe('user');
+    expect(level('GET', '/api/pricing')).toBe('public');
+    expect(level('POST', '/api/user/aff_transfer')).toBe('user');
   });
 
   it('lets a disabled account do nothing, even with a session opened before the ban', async () => {

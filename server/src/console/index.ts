@@ -7,6 +7,11 @@ import { tokenRoutes } from './token.js';
 import { groupRoutes } from './group.js';
 import { channelRoutes } from './channel.js';
 import { logRoutes } from './log.js';
+import { dataRoutes } from './data.js';
+import { inviteRoutes } from './invite.js';
+import { pricingRoutes } from './pricing.js';
+import { redemptionRoutes } from './redemption.js';
+import { topupRoutes } from './topup.js';
 
 /** Every /api route, one plugin per area. */
 export const consoleRoutes: FastifyPluginAsync = async (app) => {
@@ -18,4 +23,9 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
   await app.register(groupRoutes);
   await app.register(channelRoutes);
   await app.register(logRoutes);
+  await app.register(dataRoutes);
+  await app.register(inviteRoutes);
+  await app.register(pricingRoutes);
+  await app.register(redemptionRoutes);
+  await app.register(topupRoutes);
 };

@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { LogDto, Page } from '@switchyard/shared';
+import type { LogDto, LogPage } from '@switchyard/shared';
 import { caller } from '../auth/guard.js';
 import type { LogRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
-import { deleteLogsBefore, listLogs, logStat, type LogFilter } from '../store/logs.js';
+import { deleteLogsBefore, logStat, pageLogs, parseLogCursor, type LogFilter } from '../store/log-queries.js';
+import { sqliteFileOf, sqliteReader } from '../store/sqlite-reader.js';
 import { ok } from './envelope.js';
 
 export const LOG_MESSAGES = {
@@ -18,11 +19,15 @@ const int = (v: unknown): number => {
 };
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
-/** Page numbers are 1-based here, as in the established gateway's log API; 0 and below mean the first page. */
-function logPaging(query: Query): { page: number; pageSize: number; offset: number } {
+/**
+ * Page numbers are 1-based here, as in the established gateway's log API; 0 and below mean the first page.
+ * `cursor` (the next_cursor of page p - 1) makes the server seek to page p instead of skipping rows.
+ */
+function logPaging(query: Query): { page: number; pageSize: number; cursor: ReturnType<typeof parseLogCursor> } {
   const page = Math.max(1, int(query.p));
   const pageSize = Math.min(100, Math.max(1, int(query.page_size) || 10));
-  return { page, pageSize, offset: (page - 1) * pageSize };
+  const cursor = page > 1 ? parseLogCursor(text(query.cursor)) : null;
+  return { page, pageSize, cursor };
 }
 
 /** Filters from the query; the self views never filter by username or channel (their own logs only). */
@@ -57,6 +62,10 @@ function withoutAdminInfo(other: string): string {
 export const logRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
   const db = ctx.db.kysely;
+  // On SQLite the list and stat reads (which may walk many rows) run on a worker thread, off the relay's thread.
+  const file = ctx.db.dialect === 'sqlite' ? await sqliteFileOf(db) : null;
+  const reader = file ? sqliteReader(file) : db;
+  if (file) app.addHook('onClose', () => reader.destroy());
   const admin = { config: { access: 'admin' as const } };
   const user = { config: { access: 'user' as const } };
 
@@ -71,11 +80,18 @@ export const logRoutes: FastifyPluginAsync = async (app) => {
     };
   }
 
-  async function page(query: Query, self: boolean, userId?: number): Promise<Page<LogDto>> {
-    const { page: p, pageSize, offset } = logPaging(query);
+  async function page(query: Query, self: boolean, userId?: number): Promise<LogPage> {
+    const { page: p, pageSize, cursor } = logPaging(query);
     const filter = { ...filterOf(query, self), userId };
-    const { items, total } = await listLogs(db, filter, offset, pageSize);
-    return { items: items.map((r) => view(r, self)), total, page: p, page_size: pageSize };
+    const found = await pageLogs(reader, filter, { page: p, pageSize, cursor });
+    return {
+      items: found.items.map((r) => view(r, self)),
+      total: found.total,
+      total_capped: found.totalCapped,
+      page: p,
+      page_size: pageSize,
+      next_cursor: found.nextCursor,
+    };
   }
 
   const list = async (request: FastifyRequest) => ok(await page(request.query as Query, false));
@@ -86,9 +102,9 @@ export const logRoutes: FastifyPluginAsync = async (app) => {
   app.get('/log/self/', user, self);
   app.get('/log/self', user, self);
 
-  app.get('/log/stat', admin, async (request) => ok(await logStat(db, filterOf(request.query as Query, false))));
+  app.get('/log/stat', admin, async (request) => ok(await logStat(reader, filterOf(request.query as Query, false))));
   app.get('/log/self/stat', user, async (request) =>
-    ok(await logStat(db, { ...filterOf(request.query as Query, true), userId: caller(request).id })),
+    ok(await logStat(reader, { ...filterOf(request.query as Query, true), userId: caller(request).id })),
   );
 
   const clear = async (request: FastifyRequest) => {

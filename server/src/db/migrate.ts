@@ -1,6 +1,8 @@
 import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { Db, Dialect } from './connect.js';
 import * as initial from './migrations/001_initial.js';
+import * as topUpQuota from './migrations/002_top_up_quota.js';
+import * as logIndexes from './migrations/003_log_indexes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -8,6 +10,8 @@ interface DialectMigration {
 
 const migrations: Record<string, DialectMigration> = {
   '001_initial': initial,
+  '002_top_up_quota': topUpQuota,
+  '003_log_indexes': logIndexes,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -188,6 +188,8 @@ export interface TopUpsTable {
   amount: number;
   money: number;
   trade_no: string;
+  /** The quota the order credits once paid (fixed when the order is made). */
+  quota: number;
   payment_method: string;
   create_time: number;
   complete_time: number;
@@ -218,5 +220,7 @@ export type ChannelRow = Selectable<ChannelsTable>;
 export type LogRow = Selectable<LogsTable>;
 export type NewLog = Insertable<LogsTable>;
 export type RedemptionRow = Selectable<RedemptionsTable>;
+export type TopUpRow = Selectable<TopUpsTable>;
+export type NewTopUp = Insertable<TopUpsTable>;
 
 export type { ColumnType };

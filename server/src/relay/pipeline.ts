@@ -303,5 +303,6 @@ function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
       }
     : null;
   ctx.relay.settler.add({ reservation: o.reservation, cost, channelId: o.channel.id, countsAsRequest: true, log });
+  ctx.usage.record({ userId: caller.user.id, username: caller.user.username, modelName: call.model, tokens: usage.promptTokens + usage.completionTokens, quota: cost });
   if (caller.token) ctx.authCache.noteCharge(caller.token.key, caller.user.id, cost);
 }

@@ -1,6 +1,6 @@
-import type { Kysely, SelectQueryBuilder, Transaction } from 'kysely';
-import { LOG_TYPE, type LogStat } from '@switchyard/shared';
-import type { Database, LogRow, NewLog } from '../db/schema.js';
+import type { Kysely, Transaction } from 'kysely';
+import { LOG_TYPE } from '@switchyard/shared';
+import type { Database, NewLog } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
 
 type Db = Kysely<Database>;
@@ -184,63 +184,4 @@ export class LogWriter {
   }
 }
 
-// ---- the console's log views ----
-
-export interface LogFilter {
-  /** Own logs only (the self views). */
-  userId?: number;
-  /** 0 = every type. */
-  type: number;
-  username: string;
-  tokenName: string;
-  /** A LIKE pattern as operators of established gateways type it (usually just the name). */
-  modelName: string;
-  startTimestamp: number;
-  endTimestamp: number;
-  channel: number;
-  group: string;
-}
-
-function filtered<Q extends SelectQueryBuilder<Database, 'logs', object>>(q: Q, f: Partial<LogFilter>, withTime = true): Q {
-  let out = q as SelectQueryBuilder<Database, 'logs', object>;
-  if (f.userId !== undefined) out = out.where('user_id', '=', f.userId);
-  if (f.type) out = out.where('type', '=', f.type);
-  if (f.username) out = out.where('username', '=', f.username);
-  if (f.tokenName) out = out.where('token_name', '=', f.tokenName);
-  if (f.modelName) out = out.where('model_name', 'like', f.modelName);
-  if (f.channel) out = out.where('channel_id', '=', f.channel);
-  if (f.group) out = out.where('group', '=', f.group);
-  if (withTime && f.startTimestamp) out = out.where('created_at', '>=', f.startTimestamp);
-  if (withTime && f.endTimestamp) out = out.where('created_at', '<=', f.endTimestamp);
-  return out as Q;
-}
-
-export async function listLogs(db: Db, filter: Partial<LogFilter>, offset: number, limit: number): Promise<{ items: LogRow[]; total: number }> {
-  const items = await filtered(db.selectFrom('logs').selectAll(), filter).orderBy('id', 'desc').offset(offset).limit(limit).execute();
-  const counted = await filtered(db.selectFrom('logs').select((eb) => eb.fn.countAll<number>().as('n')), filter).executeTakeFirst();
-  return { items, total: Number(counted?.n ?? 0) };
-}
-
-/**
- * Sum of consume quota for the filters and time range; rpm and tpm count consume logs of the last 60 s with the
- * same filters (the time range does not apply to them).
- */
-export async function logStat(db: Db, filter: Partial<LogFilter>, now: number = nowSeconds()): Promise<LogStat> {
-  const consume = { ...filter, type: LOG_TYPE.CONSUME };
-  const q = await filtered(db.selectFrom('logs').select((eb) => eb.fn.sum<number>('quota').as('quota')), consume).executeTakeFirst();
-  const recent = await filtered(
-    db
-      .selectFrom('logs')
-      .select((eb) => [eb.fn.countAll<number>().as('rpm'), eb.fn.sum<number>(eb('prompt_tokens', '+', eb.ref('completion_tokens'))).as('tpm')])
-      .where('created_at', '>=', now - 60),
-    consume,
-    false,
-  ).executeTakeFirst();
-  return { quota: Number(q?.quota ?? 0), rpm: Number(recent?.rpm ?? 0), tpm: Number(recent?.tpm ?? 0) };
-}
-
-/** Deletes every log older than the timestamp; returns the count. */
-export async function deleteLogsBefore(db: Db, timestamp: number): Promise<number> {
-  const res = await db.deleteFrom('logs').where('created_at', '<', timestamp).executeTakeFirst();
-  return Number(res.numDeletedRows);
-}
+// The console's reads and the clearing of old logs live in log-queries.ts.

@@ -183,6 +183,21 @@ export async function creditInviter(db: Db, inviterId: number, reward: number): 
     .execute();
 }
 
+/**
+ * Moves `amount` from the invite balance (aff_quota) to the spendable quota, only if the invite balance covers it:
+ * one conditional UPDATE, so parallel transfers can never take more than there is. Reports whether it happened.
+ */
+export async function moveAffQuotaToQuota(db: Db, id: number, amount: number): Promise<boolean> {
+  const res = await db
+    .updateTable('users')
+    .set((eb) => ({ aff_quota: eb('aff_quota', '-', amount), quota: eb('quota', '+', amount) }))
+    .where('id', '=', id)
+    .where('aff_quota', '>=', amount)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
 /** An administrator's override of a balance (the edit form sends the new amount, not a delta). */
 export async function setUserQuota(db: Db, id: number, quota: number): Promise<void> {
   await db.updateTable('users').set({ quota }).where('id', '=', id).execute();

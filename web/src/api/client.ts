@@ -45,6 +45,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Keep quiet on success:false (the caller shows its own message). */
   silent?: boolean;
+  /** Shown instead of '错误：<reason>' when the server cannot be reached. */
+  networkErrorText?: string;
 }
 
 /**
@@ -64,7 +66,7 @@ export async function request<T = unknown>(method: string, url: string, opts: Re
   try {
     res = await fetch(withQuery(url, opts.query), { method, headers, body, credentials: 'same-origin' });
   } catch (err) {
-    const text = `错误：${(err as Error).message}`;
+    const text = opts.networkErrorText ?? `错误：${(err as Error).message}`;
     notify.error(text);
     throw new ApiError(text, 0);
   }

@@ -1,5 +1,5 @@
 import type { UserDto } from '@switchyard/shared';
-import { api, unwrap } from './client';
+import { api, ApiError, unwrap } from './client';
 
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
 
@@ -35,5 +35,11 @@ export const userApi = {
   accessToken: () => unwrap(api.get<string>('/api/user/token')),
   /** The invite code. */
   affCode: () => unwrap(api.get<string>('/api/user/aff')),
+  /** Moves invite earnings (quota units) to the balance; resolves with the server's message. */
+  affTransfer: async (quota: number) => {
+    const res = await api.post('/api/user/aff_transfer', { quota });
+    if (!res.success) throw new ApiError(res.message, 200);
+    return res.message;
+  },
   models: () => unwrap(api.get<string[]>('/api/user/models')),
 };

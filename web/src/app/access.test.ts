@@ -17,11 +17,11 @@ describe('canAccess', () => {
 
 describe('visibleMenu', () => {
   it('shows token and settings to a user, plus channels and user management to an admin', () => {
-    expect(visibleMenu({ role: 1 }, {}).map((m) => m.path)).toEqual(['/token', '/setting']);
-    expect(visibleMenu({ role: 10 }, {}).map((m) => m.path)).toEqual(['/channel', '/token', '/user', '/setting']);
+    expect(visibleMenu({ role: 1 }, {}).map((m) => m.path)).toEqual(['/pricing', '/token', '/topup', '/log', '/setting']);
+    expect(visibleMenu({ role: 10 }, {}).map((m) => m.path)).toEqual(['/pricing', '/channel', '/token', '/redemption', '/topup', '/user', '/log', '/setting']);
   });
   it('shows nothing private when signed out', () => {
-    expect(visibleMenu(null, {})).toEqual([]);
+    expect(visibleMenu(null, {}).map((m) => m.path)).toEqual(['/pricing']);
   });
   it('shows a flagged item only when its option is on', () => {
     const entries: MenuEntry[] = [{ path: '/detail', label: '数据看板', icon: 'dashboard', access: 'user', ready: true, flag: 'enable_data_export' }];
@@ -30,9 +30,14 @@ describe('visibleMenu', () => {
   });
   it('keeps unbuilt features hidden', () => {
     expect(visibleMenu({ role: 100 }, { enable_data_export: true, enable_drawing: true, enable_task: true }).map((m) => m.path)).toEqual([
+      '/pricing',
       '/channel',
       '/token',
+      '/redemption',
+      '/topup',
       '/user',
+      '/log',
+      '/detail',
       '/setting',
     ]);
   });

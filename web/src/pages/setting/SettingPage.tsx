@@ -2,10 +2,13 @@ import { Card, Tabs } from 'antd';
 import { useSearchParams } from 'react-router';
 import { t } from '../../lib/i18n';
 import { PersonalSetting } from './personal/PersonalSetting';
+import { OperationSetting } from './operation/OperationSetting';
+import { isRoot } from '@switchyard/shared';
+import { useAuth } from '../../app/auth';
 
 /**
- * Tabbed settings driven by ?tab=. Only the personal tab exists so far; the operation, system and other tabs
- * (super admin only) join this list when they are built.
+ * Tabbed settings driven by ?tab=. The personal tab, and for super admins the operation tab, exist so far; the
+ * system and other tabs (super admin only) join this list when they are built.
  */
 export default function SettingPage() {
   return (
@@ -15,7 +18,9 @@ export default function SettingPage() {
 
 function SettingPageBody() {
   const [params, setParams] = useSearchParams();
+  const { user } = useAuth();
   const items = [{ key: 'personal', label: t('个人设置'), children: <PersonalSetting /> }];
+  if (isRoot(user?.role)) items.push({ key: 'operation', label: t('运营设置'), children: <OperationSetting /> });
   const requested = params.get('tab');
   const active = items.some((i) => i.key === requested) ? (requested as string) : 'personal';
   return (

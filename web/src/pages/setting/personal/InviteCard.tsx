@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Button, Card, Descriptions, Input, Space } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { formatQuota, type UserDto } from '@switchyard/shared';
@@ -5,6 +6,7 @@ import { userApi } from '../../../api/user';
 import { useQuotaDisplay } from '../../../app/status';
 import { t } from '../../../lib/i18n';
 import { useCopyText } from '../../../components/useCopyText';
+import { AffTransferModal } from './AffTransferModal';
 
 /** Invite statistics and the invite link (origin + /register?aff=code). */
 export function InviteCard({ self }: { self: UserDto | undefined }) {
@@ -12,9 +14,10 @@ export function InviteCard({ self }: { self: UserDto | undefined }) {
   const copy = useCopyText();
   const aff = useQuery({ queryKey: ['user-aff'], queryFn: userApi.affCode });
   const link = aff.data ? `${window.location.origin}/register?aff=${aff.data}` : '';
+  const [transferring, setTransferring] = useState(false);
 
   return (
-    <Card title={t('邀请信息')}>
+    <Card title={t('邀请信息')} extra={<Button onClick={() => setTransferring(true)}>{t('划转到余额')}</Button>}>
       <Descriptions
         column={{ xs: 1, sm: 3 }}
         items={[
@@ -30,6 +33,7 @@ export function InviteCard({ self }: { self: UserDto | undefined }) {
           {t('复制')}
         </Button>
       </Space.Compact>
+      <AffTransferModal open={transferring} available={self?.aff_quota ?? 0} onClose={() => setTransferring(false)} />
     </Card>
   );
 }

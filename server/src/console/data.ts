@@ -1,0 +1,60 @@
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { caller } from '../auth/guard.js';
+import { fail } from '../lib/errors.js';
+import { nowSeconds } from '../lib/time.js';
+import { quotaDataSeries } from '../store/quota-data.js';
+import { ok } from './envelope.js';
+
+/*
+ * The data dashboard (spec §7, reference §7.3): usage per model and hour from the `quota_data` roll-up.
+ * GET /api/data/ (admin): every user summed, or one user by `username`. GET /api/data/self: the caller's own,
+ * at most one month per call.
+ */
+
+export const DATA_MESSAGES = {
+  spanTooLong: '时间跨度不能超过 1 个月',
+} as const;
+
+/** The longest window the self view answers (30 days). */
+export const SELF_MAX_SPAN_SECONDS = 30 * 86400;
+/** The window when the caller gives no start: the day before the end. */
+const DEFAULT_SPAN_SECONDS = 86400;
+
+type Query = Record<string, unknown>;
+
+const int = (v: unknown): number => {
+  const n = Number.parseInt(String(v ?? ''), 10);
+  return Number.isFinite(n) ? n : 0;
+};
+const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
+
+/** start_timestamp / end_timestamp in unix seconds; a missing end is now, a missing start one day before the end. */
+function rangeOf(query: Query): { start: number; end: number } {
+  const end = int(query.end_timestamp) > 0 ? int(query.end_timestamp) : nowSeconds();
+  const start = int(query.start_timestamp) > 0 ? int(query.start_timestamp) : end - DEFAULT_SPAN_SECONDS;
+  return { start, end };
+}
+
+export const dataRoutes: FastifyPluginAsync = async (app) => {
+  const db = app.ctx.db.kysely;
+  const admin = { config: { access: 'admin' as const } };
+  const user = { config: { access: 'user' as const } };
+
+  const all = async (request: FastifyRequest) => {
+    const query = request.query as Query;
+    const username = text(query.username);
+    return ok(await quotaDataSeries(db, { ...rangeOf(query), username: username || undefined }));
+  };
+  app.get('/data/', admin, all);
+  app.get('/data', admin, all);
+
+  const self = async (request: FastifyRequest) => {
+    const range = rangeOf(request.query as Query);
+    if (range.end - range.start > SELF_MAX_SPAN_SECONDS) throw fail(DATA_MESSAGES.spanTooLong);
+    const me = caller(request);
+    const rows = await quotaDataSeries(db, { ...range, userId: me.id });
+    return ok(rows.map((row) => ({ ...row, username: me.username })));
+  };
+  app.get('/data/self/', user, self);
+  app.get('/data/self', user, self);
+};

@@ -1,0 +1,10 @@
+import type { AppContext } from '../context.js';
+import type { JobRunner } from './runner.js';
+import { usageFlushJob } from './usage-flush.js';
+
+export { JobRunner, type Job } from './runner.js';
+
+/** Every background job of a server process. A new job is one file in this folder and one line here. */
+export function registerJobs(runner: JobRunner, ctx: AppContext): void {
+  runner.add(usageFlushJob(ctx.usage, ctx.options));
+}

@@ -30,8 +30,10 @@ describe('user management', () => {
     await page.getByRole('row').filter({ hasText: 'Dora Explorer' }).waitFor();
 
     // Search by group through the labelled group select.
-    await page.getByLabel('分组').click();
-    await page.getByTitle('default').first().click();
+    // Typed and chosen with the keyboard: clicking the option races the dropdown's opening animation.
+    await page.getByLabel('分组').fill('default');
+    await page.getByRole('option', { name: 'default' }).waitFor({ state: 'attached' });
+    await page.getByLabel('分组').press('Enter');
     const search = page.waitForRequest((r) => r.url().includes('/api/user/search') && r.url().includes('group=default'));
     await page.getByRole('button', { name: '查询' }).click();
     await search;

@@ -3,12 +3,13 @@ import { useSearchParams } from 'react-router';
 import { t } from '../../lib/i18n';
 import { PersonalSetting } from './personal/PersonalSetting';
 import { OperationSetting } from './operation/OperationSetting';
+import { SystemSetting } from './system/SystemSetting';
 import { isRoot } from '@switchyard/shared';
 import { useAuth } from '../../app/auth';
 
 /**
- * Tabbed settings driven by ?tab=. The personal tab, and for super admins the operation tab, exist so far; the
- * system and other tabs (super admin only) join this list when they are built.
+ * Tabbed settings driven by ?tab=. The personal tab, and for super admins the operation and system tabs, exist so
+ * far; the other tab (super admin only) joins this list when it is built.
  */
 export default function SettingPage() {
   return (
@@ -21,6 +22,7 @@ function SettingPageBody() {
   const { user } = useAuth();
   const items = [{ key: 'personal', label: t('个人设置'), children: <PersonalSetting /> }];
   if (isRoot(user?.role)) items.push({ key: 'operation', label: t('运营设置'), children: <OperationSetting /> });
+  if (isRoot(user?.role)) items.push({ key: 'system', label: t('系统设置'), children: <SystemSetting /> });
   const requested = params.get('tab');
   const active = items.some((i) => i.key === requested) ? (requested as string) : 'personal';
   return (

@@ -48,8 +48,11 @@ describe('the wallet page', () => {
   const balanceShows = (page: Page, amount: string) =>
     page.getByRole('region', { name: '当前余额' }).getByText(amount, { exact: true }).waitFor();
 
-  /** The redeem button, whether antd spaces its two characters or not (and not while it is loading). */
-  const redeemButton = (page: Page) => page.getByRole('button', { name: /^兑\s?换$/ });
+  /**
+   * The redeem button, by its text whether antd spaces its two characters or not. Not by accessible name: the click
+   * wave antd leaves inside a button made it unfindable by role in long runs.
+   */
+  const redeemButton = (page: Page) => page.locator('button.ant-btn-primary').filter({ hasText: /^兑\s?换$/ });
 
   it('redeems a code: asks for one when empty, shows the dialog with the amount, and the new balance', async () => {
     const api = await root();

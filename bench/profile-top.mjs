@@ -1,5 +1,5 @@
 // Summarizes a V8 .cpuprofile (from `node bench/run.mjs --profile`, written to bench/profiles/):
-//   node bench/profile-top.mjs [file.cpuprofile] [--top 40] [--filter relay]
+//   node bench/profile-top.mjs [file.cpuprofile] [--top 40] [--filter relay] [--from SECONDS]
 // Prints self time and inclusive ("total") time per function, in % of all samples (idle excluded and shown apart),
 // and the same aggregated per source file / package.
 import fs from 'node:fs';
@@ -8,7 +8,12 @@ import { parseArgs } from 'node:util';
 
 const { values: args, positionals } = parseArgs({
   allowPositionals: true,
-  options: { top: { type: 'string', default: '40' }, filter: { type: 'string', default: '' } },
+  options: {
+    top: { type: 'string', default: '40' },
+    filter: { type: 'string', default: '' },
+    // seconds after the profile's start before which samples are ignored (start-up and module loading)
+    from: { type: 'string', default: '0' },
+  },
 });
 const dir = path.resolve(import.meta.dirname, 'profiles');
 let file = positionals[0];
@@ -74,6 +79,8 @@ const layer = new Map();
 
 // time per sample
 const dts = prof.timeDeltas;
+const fromUs = (Number(args.from) || 0) * 1e6;
+let elapsedUs = 0;
 const self = new Map();
 const total = new Map();
 const fileSelf = new Map();
@@ -84,6 +91,8 @@ let gc = 0;
 let program = 0;
 for (let i = 0; i < prof.samples.length; i++) {
   const dt = dts[i + 1] ?? 0;
+  elapsedUs += dts[i] ?? 0;
+  if (elapsedUs < fromUs) continue;
   const n = byId.get(prof.samples[i]);
   const name = n.callFrame.functionName;
   if (name === '(idle)') {

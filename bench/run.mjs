@@ -52,6 +52,7 @@ const { values: args } = parseArgs({
     server: { type: 'string', default: '' },
     'cpu-only': { type: 'boolean', default: false },
     'server-node-options': { type: 'string', default: '' },
+    'server-node-flags': { type: 'string', default: '' },
   },
 });
 const QUICK = args.quick;
@@ -72,7 +73,7 @@ for (const t of TARGETS) if (!ALL_TARGETS.includes(t)) fail(`unknown target ${t}
 const MODES = args.modes.split(',').map((s) => s.trim()).filter(Boolean);
 for (const m of MODES) if (m !== 'nonstream' && m !== 'stream') fail(`unknown mode ${m} (known: nonstream, stream)`);
 const WRITE_RESULTS =
-  !QUICK && !args.only && !args.profile && MODES.length === 2 && !args.server && !args['cpu-only'] && !args['server-node-options'];
+  !QUICK && !args.only && !args.profile && MODES.length === 2 && !args.server && !args['cpu-only'] && !args['server-node-options'] && !args['server-node-flags'];
 const startedAt = Date.now();
 const loadStart = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
@@ -615,7 +616,7 @@ async function main() {
     const port = await freePort();
     const base = `http://${HOST}:${port}`;
     const logFile = path.join(tmpDir, 'switchyard.log');
-    const nodeArgs = profileArgs('switchyard');
+    const nodeArgs = [...profileArgs('switchyard'), ...args['server-node-flags'].split(' ').filter(Boolean)];
     const sy = startChild('switchyard', [...nodeArgs, MAIN_JS], {
       cpu: 0,
       logFile,

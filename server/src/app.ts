@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config.js';
@@ -17,7 +17,7 @@ import { AppError } from './lib/errors.js';
 import { consoleRoutes } from './console/index.js';
 import { AuthCache } from './cache/auth-cache.js';
 import { createRelayServices } from './relay/services.js';
-import { relayRoutes, sendError } from './relay/routes/index.js';
+import { isRelayUrl, relayRoutes, sendError } from './relay/routes/index.js';
 import { RelayError } from './relay/errors.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
@@ -44,6 +44,9 @@ function consoleErrorBody(message: string) {
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
+    // Relay calls are recorded by their consume logs (and their failures by the relay's error handler), so they
+    // get no access-log lines: two JSON lines per call would cost more than the rest of the relay's bookkeeping.
+    logController: new LogController({ disableRequestLogging: (request: { url: string }) => isRelayUrl(request.url) }),
     bodyLimit: config.bodyLimit,
     trustProxy: true,
   });
@@ -148,7 +151,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (url.startsWith('/v1') || url.startsWith('/pg/')) {
+    if (isRelayUrl(url)) {
       const format = url.startsWith('/v1beta') ? 'gemini' : 'openai';
       return sendError(reply, new RelayError(404, `Invalid URL (${request.method} ${url})`, 'invalid_url', 'invalid_request_error'), format);
     }

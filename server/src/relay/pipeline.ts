@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Dispatcher } from 'undici';
 import { LOG_TYPE } from '@switchyard/shared';
 import type { RoutedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
@@ -16,7 +15,7 @@ import { clientFormat } from './formats/index.js';
 import { reportChannelFailure } from './health.js';
 import { providerFor, wireCodec } from './providers/index.js';
 import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery, type WholeAnswer } from './respond.js';
-import type { BufferedResponse } from './upstream.js';
+import type { BufferedResponse, StreamedResponse } from './upstream.js';
 import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
 
 /*
@@ -137,17 +136,11 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         breaker.failure(channel.id);
         continue;
       }
-      let res: Dispatcher.ResponseData | BufferedResponse;
+      let res: StreamedResponse | BufferedResponse;
       try {
-        if (buffered) {
-          const pending = ctx.relay.upstream.fetch(req);
-          cancel = () => pending.cancel();
-          res = await pending.head;
-        } else {
-          const abort = new AbortController();
-          cancel = () => abort.abort();
-          res = await ctx.relay.upstream.send(req, abort.signal);
-        }
+        const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);
+        cancel = () => pending.cancel();
+        res = await pending.head;
       } catch {
         if (clientGone) break;
         lastError = unreachableUpstream();
@@ -165,8 +158,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         if (!shouldRetry(status)) break;
         continue;
       }
-      let answer: Dispatcher.ResponseData | WholeAnswer;
-      if ('body' in res && typeof res.body === 'function') {
+      let answer: StreamedResponse | WholeAnswer;
+      if ('body' in res) {
         // Read whole before anything reaches the client: an answer cut here is still a retryable failure.
         try {
           answer = { statusCode: res.statusCode, headers: res.headers, body: await res.body() };
@@ -177,7 +170,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
           continue;
         }
       } else {
-        answer = res as Dispatcher.ResponseData;
+        answer = res;
       }
       breaker.success(channel.id);
       const delivery = await deliver(provider, up, answer, reply, () => clientGone);
@@ -200,15 +193,15 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
 function deliver(
   provider: Provider,
   up: UpstreamCall,
-  res: Dispatcher.ResponseData | WholeAnswer,
+  res: StreamedResponse | WholeAnswer,
   reply: FastifyReply,
   clientGone: () => boolean,
 ): Promise<Delivery> {
   const { call } = up;
   const client = clientFormat(call.format);
   const passthrough = up.converted === null;
-  if (Buffer.isBuffer(res.body)) {
-    const whole = res as WholeAnswer;
+  if ('body' in res) {
+    const whole = res;
     const codec = up.wire === 'openai' ? null : wireCodec(up.wire);
     if (passthrough) {
       const decode = codec ? (body: Buffer) => codec.decode(body, up) : undefined;
@@ -218,7 +211,7 @@ function deliver(
       deliverConvertedJson(call, whole, reply, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call) }),
     );
   }
-  const streamed = res as Dispatcher.ResponseData;
+  const streamed = res;
   if (!call.stream) return deliverBinary(call, streamed, reply, clientGone);
   const adapt = provider.streamAdapter?.(up);
   if (passthrough) return deliverStream(call, streamed, reply, clientGone, client.streamMeter(call), adapt);
@@ -233,14 +226,14 @@ function deliver(
 const utf8 = new TextDecoder();
 
 /** The body of a failed answer as text ('' when it cannot be read), decoded as undici's body.text() does. */
-function errorText(res: Dispatcher.ResponseData | BufferedResponse): Promise<string> {
-  if (typeof res.body === 'function') {
+function errorText(res: StreamedResponse | BufferedResponse): Promise<string> {
+  if ('body' in res) {
     return res.body().then(
       (b) => utf8.decode(b),
       () => '',
     );
   }
-  return res.body.text().catch(() => '');
+  return res.text();
 }
 
 function refund(ctx: AppContext, reservation: Reservation): void {

@@ -1,6 +1,5 @@
 import type { FastifyReply } from 'fastify';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Dispatcher } from 'undici';
 import { upstreamError } from './errors.js';
 import type { ChunkEncoder, StreamMeter } from './formats/client.js';
 import { canonicalForCounting } from './formats/index.js';
@@ -8,6 +7,7 @@ import type { ChatChunk, ChatUsage } from './formats/openai/chat.js';
 import { completionText, readUsage } from './formats/openai/usage.js';
 import { countChatPromptTokens, countInputTokens, countTextTokens, IncrementalCounter } from './tokenizer.js';
 import type { ChunkDecoder, ClientCall, Usage } from './types.js';
+import type { BodyEnd, StreamedResponse } from './upstream.js';
 
 /** Tokens added per tool call on top of its text (the established gateway's estimate). */
 const TOKENS_PER_TOOL_CALL = 7;
@@ -61,17 +61,21 @@ export function countPromptTokens(call: ClientCall): number {
   }
 }
 
-function waitDrain(reply: FastifyReply): Promise<void> {
-  return new Promise((resolve) => {
-    const raw = reply.raw;
-    const done = () => {
-      raw.off('drain', done);
-      raw.off('close', done);
-      resolve();
-    };
-    raw.on('drain', done);
-    raw.on('close', done);
-  });
+/**
+ * Writes a streamed body to the client as it arrives: `write` turns each upstream chunk into bytes for the client;
+ * when the client's socket is full the upstream is paused until it drains. Resolves with how the body ended.
+ */
+function pump(res: StreamedResponse, reply: FastifyReply, clientGone: () => boolean, write: (chunk: Buffer) => Buffer | string): Promise<BodyEnd> {
+  const raw = reply.raw;
+  const onDrain = () => res.resume();
+  raw.on('drain', onDrain);
+  return res
+    .consume((chunk) => {
+      if (clientGone()) return false;
+      const out = write(chunk);
+      return out.length === 0 || raw.write(out);
+    })
+    .finally(() => raw.off('drain', onDrain));
 }
 
 const SSE_HEADERS = {
@@ -88,7 +92,7 @@ const GONE_NOTE = '客户端断开，按已生成内容计费';
 /** A same-format stream: bytes go through as events complete (adapted from the transport's framing if needed). */
 export async function deliverStream(
   call: ClientCall,
-  res: Dispatcher.ResponseData,
+  res: StreamedResponse,
   reply: FastifyReply,
   clientGone: () => boolean,
   meter: StreamMeter,
@@ -96,23 +100,13 @@ export async function deliverStream(
 ): Promise<Delivery> {
   reply.hijack();
   reply.raw.writeHead(200, SSE_HEADERS);
-  let cut = false;
-  try {
-    for await (const chunk of res.body) {
-      if (clientGone()) break;
-      const out = meter.push(adapt ? adapt(chunk as Buffer) : (chunk as Buffer));
-      if (out.length > 0 && !reply.raw.write(out)) await waitDrain(reply);
-    }
-  } catch {
-    // The upstream went away or went silent past STREAMING_TIMEOUT; the client keeps what it got.
-    cut = !clientGone();
-  }
+  const end = await pump(res, reply, clientGone, adapt ? (chunk) => meter.push(adapt(chunk)) : (chunk) => meter.push(chunk));
+  // The upstream went away or went silent past STREAMING_TIMEOUT; the client keeps what it got.
+  const cut = end === 'failed' && !clientGone();
   const completed = !clientGone();
   if (completed) {
     const rest = meter.finish(cut);
     reply.raw.end(rest.length > 0 ? rest : undefined);
-  } else {
-    res.body.destroy();
   }
   let usage = meter.usage;
   let note = '';
@@ -180,33 +174,34 @@ function chatUsageOf(u: Usage): ChatUsage {
 /** A stream of another wire format: decoded to canonical chunks and encoded in the client's format as it comes. */
 export async function deliverConvertedStream(
   call: ClientCall,
-  res: Dispatcher.ResponseData,
+  res: StreamedResponse,
   reply: FastifyReply,
   clientGone: () => boolean,
   codec: { decoder: ChunkDecoder; encoder: ChunkEncoder; adapt?: (chunk: Buffer) => Buffer },
 ): Promise<Delivery> {
   const { decoder, encoder, adapt } = codec;
   const tally = new ChunkTally(call.model);
-  const write = async (chunks: ChatChunk[]) => {
+  const encode = (chunks: ChatChunk[]): string => {
     let out = '';
     for (const c of chunks) {
       tally.add(c);
       out += encoder.push(c);
     }
-    if (out && !reply.raw.write(out)) await waitDrain(reply);
+    return out;
   };
   reply.hijack();
   reply.raw.writeHead(200, SSE_HEADERS);
-  let cut = false;
-  try {
-    for await (const chunk of res.body) {
-      if (clientGone()) break;
-      await write(decoder.push(adapt ? adapt(chunk as Buffer) : (chunk as Buffer)));
-      if (decoder.failure) break;
-    }
-    if (!clientGone() && !decoder.failure) await write(decoder.finish());
-  } catch {
-    cut = !clientGone();
+  const end = await pump(res, reply, clientGone, (chunk) => {
+    // A decoder that met the upstream's error event takes nothing more: the stream is closed with the error below.
+    if (decoder.failure) return '';
+    const out = encode(decoder.push(adapt ? adapt(chunk) : chunk));
+    if (decoder.failure) res.cancel();
+    return out;
+  });
+  const cut = end === 'failed' && !clientGone() && !decoder.failure;
+  if (!cut && !clientGone() && !decoder.failure) {
+    const rest = encode(decoder.finish());
+    if (rest && !clientGone()) reply.raw.write(rest);
   }
   const completed = !clientGone();
   let usage: Usage | null = tally.usage ? usageOfChat(tally.usage) : null;
@@ -220,8 +215,6 @@ export async function deliverConvertedStream(
     if (failure) reply.raw.end(encoder.error(502, failure.message));
     else if (cut) reply.raw.end(encoder.error(502, '上游连接中断'));
     else reply.raw.end(encoder.finish(chatUsageOf(usage)));
-  } else {
-    res.body.destroy();
   }
   return { usage, firstTokenAt: tally.firstTokenAt, completed, note };
 }
@@ -304,20 +297,13 @@ function countedUsage(call: ClientCall, answer: Record<string, unknown>): Usage 
 }
 
 /** Binary answers (speech): piped through as they come. */
-export async function deliverBinary(call: ClientCall, res: Dispatcher.ResponseData, reply: FastifyReply, clientGone: () => boolean): Promise<Delivery> {
+export async function deliverBinary(call: ClientCall, res: StreamedResponse, reply: FastifyReply, clientGone: () => boolean): Promise<Delivery> {
   reply.hijack();
   reply.raw.writeHead(res.statusCode, copyHeaders(res));
   const firstTokenAt = Date.now();
-  try {
-    for await (const chunk of res.body) {
-      if (clientGone()) break;
-      if (!reply.raw.write(chunk)) await waitDrain(reply);
-    }
-  } catch {
-    // cut upstream: the client keeps what it got
-  }
+  // A cut upstream: the client keeps what it got.
+  await pump(res, reply, clientGone, (chunk) => chunk);
   const completed = !clientGone();
   if (completed) reply.raw.end();
-  else res.body.destroy();
   return { usage: { promptTokens: countPromptTokens(call), completionTokens: 0, cachedTokens: 0 }, firstTokenAt, completed, note: '' };
 }

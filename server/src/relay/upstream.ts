@@ -26,9 +26,42 @@ export interface BufferedResponse {
   body(): Promise<Buffer>;
 }
 
+/**
+ * A call whose answer is delivered as it arrives (streams, speech), through undici's dispatch() like BufferedCall:
+ * no AbortSignal, no Readable, no async iterator per chunk. `head` resolves at the status line and headers; the body
+ * is then either handed chunk by chunk to a consumer (`consume`) or read whole (`text`, for error answers).
+ */
+export interface StreamingCall {
+  head: Promise<StreamedResponse>;
+  /** Stops the call (client gone); a consumer then sees the body end as 'failed'. Harmless once it finished. */
+  cancel(): void;
+}
+
+/** How a streamed body ended: the upstream finished it, or it broke (upstream gone, idle timeout, cancelled). */
+export type BodyEnd = 'complete' | 'failed';
+
+export interface StreamedResponse {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  /**
+   * Hands every body chunk to `onChunk` as it arrives; `onChunk` returns false to pause the upstream until
+   * `resume()` (the client's socket is full). Resolves when the body ends. A chunk that makes `onChunk` throw stops
+   * the call and ends the body as 'failed'.
+   */
+  consume(onChunk: (chunk: Buffer) => boolean): Promise<BodyEnd>;
+  /** Continues after `onChunk` asked for a pause. */
+  resume(): void;
+  /** Stops reading: the upstream call is aborted and a consumer sees the body end as 'failed'. */
+  cancel(): void;
+  /** The whole body as text ('' when it cannot be read), for answers that are not relayed (errors). */
+  text(): Promise<string>;
+}
+
 export interface UpstreamClient {
-  /** Streamed answers: the body is read as it arrives. */
+  /** Any call with an AbortSignal (channel tests): undici's request(). */
   send(req: UpstreamRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData>;
+  /** Relayed answers delivered as they arrive. */
+  stream(req: UpstreamRequest): StreamingCall;
   /** Answers read whole. */
   fetch(req: UpstreamRequest): BufferedCall;
   close(): Promise<void>;
@@ -132,6 +165,134 @@ class BufferingHandler implements Dispatcher.DispatchHandler, BufferedCall, Buff
   }
 }
 
+const utf8 = new TextDecoder();
+/** Body bytes held for a consumer that is not attached yet, past which the upstream is paused. */
+const EARLY_LIMIT = 64 * 1024;
+
+/** Passes an answer on chunk by chunk; chunks that arrive before a consumer is attached wait (the call pauses). */
+class StreamingHandler implements Dispatcher.DispatchHandler, StreamingCall, StreamedResponse {
+  head: Promise<StreamedResponse>;
+  statusCode = 0;
+  headers: IncomingHttpHeaders = {};
+  private resolveHead!: (r: StreamedResponse) => void;
+  private rejectHead!: (err: Error) => void;
+  private abort: ((err?: Error) => void) | null = null;
+  private resumeUpstream: (() => void) | null = null;
+  private gotHead = false;
+  private ended: BodyEnd | null = null;
+  private cancelled = false;
+  /** Chunks that came before consume() (or text()) was called. */
+  private early: Buffer[] = [];
+  private earlyBytes = 0;
+  private onChunk: ((chunk: Buffer) => boolean) | null = null;
+  private resolveEnd: ((end: BodyEnd) => void) | null = null;
+
+  constructor() {
+    this.head = new Promise<StreamedResponse>((resolve, reject) => {
+      this.resolveHead = resolve;
+      this.rejectHead = reject;
+    });
+  }
+
+  cancel(): void {
+    if (this.ended || this.cancelled) return;
+    this.cancelled = true;
+    if (this.abort) this.abort(abortError());
+  }
+
+  consume(onChunk: (chunk: Buffer) => boolean): Promise<BodyEnd> {
+    return new Promise<BodyEnd>((resolve) => {
+      this.resolveEnd = resolve;
+      this.onChunk = onChunk;
+      const early = this.early;
+      this.early = [];
+      this.earlyBytes = 0;
+      let flowing = true;
+      for (const chunk of early) {
+        if (this.cancelled) break;
+        flowing = this.deliver(chunk);
+      }
+      if (this.ended) this.finish(this.ended);
+      else if (flowing) this.resume();
+    });
+  }
+
+  resume(): void {
+    const resume = this.resumeUpstream;
+    if (resume && !this.ended) resume();
+  }
+
+  async text(): Promise<string> {
+    const chunks: Buffer[] = [];
+    const end = await this.consume((chunk) => {
+      chunks.push(chunk);
+      return true;
+    });
+    return end === 'complete' ? utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : '';
+  }
+
+  private deliver(chunk: Buffer): boolean {
+    try {
+      return this.onChunk!(chunk);
+    } catch {
+      this.cancel();
+      return false;
+    }
+  }
+
+  private finish(end: BodyEnd): void {
+    const resolve = this.resolveEnd;
+    if (!resolve) return;
+    this.resolveEnd = null;
+    this.onChunk = null;
+    resolve(end);
+  }
+
+  onConnect(abort: (err?: Error) => void): void {
+    if (this.cancelled) {
+      abort(abortError());
+      return;
+    }
+    this.abort = abort;
+  }
+
+  onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
+    if (statusCode < 200) return true; // informational: the answer follows
+    this.statusCode = statusCode;
+    this.headers = undiciUtil.parseHeaders(rawHeaders) as IncomingHttpHeaders;
+    this.resumeUpstream = resume;
+    this.gotHead = true;
+    this.resolveHead(this);
+    return true;
+  }
+
+  onData(chunk: Buffer): boolean {
+    if (this.onChunk) return this.deliver(chunk);
+    // Nobody reads the body yet (the head is on its way to the pipeline): keep what comes, pausing past a bound.
+    this.early.push(chunk);
+    this.earlyBytes += chunk.length;
+    return this.earlyBytes < EARLY_LIMIT;
+  }
+
+  onComplete(): void {
+    this.ended = 'complete';
+    this.abort = null;
+    if (this.early.length === 0) this.finish('complete');
+  }
+
+  onError(err: Error): void {
+    if (this.ended) return;
+    this.ended = 'failed';
+    this.abort = null;
+    if (!this.gotHead) {
+      this.rejectHead(err);
+      return;
+    }
+    this.early = [];
+    this.finish('failed');
+  }
+}
+
 /** origin and path of each upstream URL, parsed once (a channel's URL rarely changes). */
 const targets = new Map<string, { origin: string; path: string }>();
 
@@ -167,19 +328,22 @@ export function createUpstreamClient(relayTimeoutSeconds: number, streamingTimeo
         signal,
       });
     },
+    stream(req) {
+      return dispatchTo(agent, req, new StreamingHandler());
+    },
     fetch(req) {
-      const handler = new BufferingHandler();
-      try {
-        const { origin, path } = target(req.url);
-        agent.dispatch(
-          { origin, path, method: req.method, headers: req.headers, body: req.body as Dispatcher.DispatchOptions['body'] },
-          handler,
-        );
-      } catch (err) {
-        handler.onError(err as Error);
-      }
-      return handler;
+      return dispatchTo(agent, req, new BufferingHandler());
     },
     close: () => agent.close(),
   };
+}
+
+function dispatchTo<H extends Dispatcher.DispatchHandler & { onError(err: Error): void }>(agent: Agent, req: UpstreamRequest, handler: H): H {
+  try {
+    const { origin, path } = target(req.url);
+    agent.dispatch({ origin, path, method: req.method, headers: req.headers, body: req.body as Dispatcher.DispatchOptions['body'] }, handler);
+  } catch (err) {
+    handler.onError(err as Error);
+  }
+  return handler;
 }

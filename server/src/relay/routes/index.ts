@@ -9,15 +9,23 @@ import { formatOf, sendError, toRelayError } from './send-error.js';
 
 export { sendError } from './send-error.js';
 
+/** Paths served by the relay (OpenAI, Claude and Gemini formats, the playground). */
+export function isRelayUrl(url: string): boolean {
+  return url.startsWith('/v1') || url.startsWith('/pg/');
+}
+
 /** Every client-facing relay endpoint, each answering errors in its own format. */
 export const relayRoutes: FastifyPluginAsync = async (app) => {
+  // No child logger per call (building one costs more than routing the call); errors name the request id themselves.
+  app.setChildLoggerFactory((logger) => logger);
+
   // Bodies arrive as bytes: the relay parses them itself (to answer in the caller's format) and forwards them untouched.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const err = toRelayError(error);
-    if (err.status >= 500 && !(error instanceof RelayError)) request.log.error({ err: error }, 'relay error');
+    if (err.status >= 500 && !(error instanceof RelayError)) request.log.error({ err: error, reqId: request.id }, 'relay error');
     sendError(reply, err, formatOf(request));
   });
 

@@ -40,6 +40,49 @@ describe('OpenAI stream meter', () => {
     expect(meter.firstTokenAt).toBeGreaterThan(0);
   });
 
+  it('reads usage that rides on a content chunk and ignores the usage:null of every other chunk', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', true);
+    const chunks = [
+      event({ choices: [{ index: 0, delta: { content: 'Hi' } }], usage: null }),
+      event({ choices: [{ index: 0, delta: { content: '!' }, finish_reason: 'stop' }], usage: { prompt_tokens: 7, completion_tokens: 2 } }),
+      'data: [DONE]\n\n',
+    ].join('');
+    expect(meter.push(Buffer.from(chunks)).toString()).toBe(chunks);
+    expect(meter.usage).toEqual({ promptTokens: 7, completionTokens: 2, cachedTokens: 0 });
+  });
+
+  it('holds back a usage-only chunk in the middle of a read and keeps the events around it byte for byte', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', true);
+    const before = delta('a') + delta('b');
+    const after = 'data: [DONE]\n\n';
+    expect(meter.push(Buffer.from(before + usage + after)).toString()).toBe(before + after);
+    expect(meter.sawDone).toBe(true);
+  });
+
+  it('forwards events framed with \\r\\n as they complete, and reads their usage', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', false);
+    const crlf = (data: unknown) => `data: ${JSON.stringify(data)}\r\n\r\n`;
+    const first = crlf({ choices: [{ index: 0, delta: { content: 'Hi' } }] });
+    expect(meter.push(Buffer.from(first)).toString()).toBe(first);
+    const rest = crlf({ choices: [], usage: { prompt_tokens: 3, completion_tokens: 1 } }) + 'data: [DONE]\r\n\r\n';
+    expect(meter.push(Buffer.from(rest)).toString()).toBe(rest);
+    expect(meter.usage).toEqual({ promptTokens: 3, completionTokens: 1, cachedTokens: 0 });
+    expect(meter.sawDone).toBe(true);
+  });
+
+  it('counts \\r\\n-framed text when usage never comes', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', true);
+    const crlf = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\r\n\r\n`;
+    meter.push(Buffer.from(crlf('Hello') + crlf(' world')));
+    expect(meter.completionTokens()).toBe(2);
+  });
+
+  it('does not take a [DONE] inside generated text for the end of the stream', () => {
+    const meter = new OpenAIStreamMeter('gpt-4o', false);
+    meter.push(Buffer.from(delta('the server sends data: [DONE] last')));
+    expect(meter.sawDone).toBe(false);
+  });
+
   it('counts tool-call arguments plus a flat amount per call', () => {
     const meter = new OpenAIStreamMeter('gpt-4o', true);
     meter.push(Buffer.from(event({ choices: [{ delta: { tool_calls: [{ index: 0, id: 'call_1', function: { name: 'get_weather', arguments: '' } }] } }] })));

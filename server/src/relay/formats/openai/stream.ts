@@ -18,16 +18,48 @@ type Chunk = { choices?: Array<{ delta?: Delta; text?: unknown }>; usage?: unkno
 /** A content delta with at least one character: the first one marks the first token. */
 const HAS_TEXT = /"(content|text|reasoning_content|arguments)":"[^"]/;
 const EVENT_END = Buffer.from('\n\n');
+const CRLF_EVENT_END = Buffer.from('\r\n\r\n');
 const USAGE = Buffer.from('"usage"');
 const DONE = Buffer.from('data: [DONE]');
 const EMPTY = Buffer.alloc(0);
+const NEWLINE = 0x0a;
+/** A tail this long without an event end is not SSE as we know it: forwarded as it is. */
+const TAIL_LIMIT = 65_536;
+
+/** Where the last whole event in buf ends (\n\n, or \r\n\r\n for servers that frame so), or -1. */
+function lastEventEnd(buf: Buffer): number {
+  const lf = buf.lastIndexOf(EVENT_END);
+  if (lf >= 0) return lf + 2;
+  const crlf = buf.lastIndexOf(CRLF_EVENT_END);
+  return crlf >= 0 ? crlf + 4 : -1;
+}
+
+/** The bounds of the event around byte `at` of buf, which holds whole events. */
+function eventAround(buf: Buffer, at: number): [start: number, end: number] {
+  const lfBefore = buf.lastIndexOf(EVENT_END, at);
+  const crlfBefore = buf.lastIndexOf(CRLF_EVENT_END, at);
+  const start = Math.max(0, lfBefore >= 0 ? lfBefore + 2 : 0, crlfBefore >= 0 ? crlfBefore + 4 : 0);
+  const lf = buf.indexOf(EVENT_END, at);
+  const crlf = buf.indexOf(CRLF_EVENT_END, at);
+  const end = lf >= 0 && (crlf < 0 || lf < crlf) ? lf + 2 : crlf >= 0 ? crlf + 4 : buf.length;
+  return [start, end];
+}
+
+/** The index of the first byte after `"usage"` and its colon and blanks, or -1 when the JSON there is cut. */
+function afterKeyColon(buf: Buffer, keyAt: number): number {
+  let i = keyAt + USAGE.length;
+  while (i < buf.length && (buf[i] === 0x20 || buf[i] === 0x3a || buf[i] === 0x09 || buf[i] === 0x0d || buf[i] === NEWLINE)) i++;
+  return i < buf.length ? i : -1;
+}
 
 /**
  * Watches an OpenAI-format SSE stream as it passes through: reads usage, notes the first token, and optionally
  * holds back the usage-only chunk a client did not ask for. Whole events are forwarded as soon as they are
- * complete, as the very bytes that arrived (no decoding, no copies in the common case). Parsing is lazy: only
- * events carrying usage are JSON-parsed; the others are kept unparsed in case usage never comes and the text must be
- * counted here — past 64 KiB they are counted and let go, so memory stays bounded on long streams.
+ * complete, as the very bytes that arrived (no decoding, no copies in the common case). The work per upstream chunk
+ * is a few byte searches over the events it completes, not a pass per event: only events whose "usage" is an object
+ * are located and JSON-parsed (OpenAI sends "usage":null on every chunk of a stream that asked for usage). Until
+ * usage comes the forwarded bytes are kept unparsed in case the text must be counted here — past 64 KiB they are
+ * counted and let go, so memory stays bounded on long streams.
  */
 export class OpenAIStreamMeter {
   usage: Usage | null = null;
@@ -49,27 +81,16 @@ export class OpenAIStreamMeter {
   /** Takes upstream bytes; returns the bytes to forward now (empty when no event is complete yet). */
   push(chunk: Buffer): Buffer {
     const buf = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
-    const parts: Buffer[] = [];
-    let start = 0;
-    let runStart = 0;
-    for (;;) {
-      const end = buf.indexOf(EVENT_END, start);
-      if (end < 0) break;
-      const next = end + 2;
-      if (!this.inspect(buf.subarray(start, next))) {
-        if (start > runStart) parts.push(buf.subarray(runStart, start));
-        runStart = next;
-      }
-      start = next;
-    }
-    if (start > runStart) parts.push(buf.subarray(runStart, start));
-    this.tail = buf.subarray(start);
-    // Upstreams that frame events with \r\n\r\n are rare; forward their bytes as they are rather than hold them.
-    if (this.tail.length > 65_536) {
-      parts.push(this.tail);
+    const end = lastEventEnd(buf);
+    if (end < 0) {
+      this.tail = buf;
+      if (buf.length <= TAIL_LIMIT) return EMPTY;
       this.tail = EMPTY;
+      return buf;
     }
-    return parts.length === 1 ? parts[0] : parts.length === 0 ? EMPTY : Buffer.concat(parts);
+    const complete = end === buf.length ? buf : buf.subarray(0, end);
+    this.tail = end === buf.length ? EMPTY : buf.subarray(end);
+    return this.inspect(complete);
   }
 
   /** Whatever is left at the end of the upstream body. */
@@ -77,7 +98,7 @@ export class OpenAIStreamMeter {
     const rest = this.tail;
     this.tail = EMPTY;
     if (rest.toString('utf8').trim() === '') return EMPTY;
-    return this.inspect(rest) ? rest : EMPTY;
+    return this.inspect(rest);
   }
 
   /** Completion tokens: as reported, else as counted from everything delivered. */
@@ -90,18 +111,36 @@ export class OpenAIStreamMeter {
     return this.counter.total();
   }
 
-  /** Returns false for an event to hold back. */
-  private inspect(event: Buffer): boolean {
-    if (event.indexOf(DONE) >= 0) {
-      this.sawDone = true;
-      return true;
+  /** Reads whole events (one or more); returns the bytes to forward (without a usage-only chunk to hold back). */
+  private inspect(events: Buffer): Buffer {
+    if (!this.firstTokenAt && HAS_TEXT.test(events.toString('latin1'))) this.firstTokenAt = Date.now();
+    if (!this.sawDone) {
+      const done = events.lastIndexOf(DONE);
+      if (done === 0 || (done > 0 && events[done - 1] === NEWLINE)) this.sawDone = true;
     }
-    if (!this.firstTokenAt && HAS_TEXT.test(event.toString('utf8'))) this.firstTokenAt = Date.now();
-    if (event.indexOf(USAGE) >= 0) return this.readUsageEvent(dataOf(event.toString('utf8')));
-    if (this.usage === null) this.keep(event);
-    return true;
+    let out = events;
+    let dropped: Buffer[] | null = null;
+    let keptFrom = 0;
+    for (let at = events.indexOf(USAGE); at >= 0; at = events.indexOf(USAGE, at + USAGE.length)) {
+      const value = afterKeyColon(events, at);
+      if (value < 0 || events[value] !== 0x7b /* { */) continue;
+      const [eventStart, eventEnd] = eventAround(events, at);
+      if (!this.readUsageEvent(dataOf(events.toString('utf8', eventStart, eventEnd)))) {
+        dropped ??= [];
+        if (eventStart > keptFrom) dropped.push(events.subarray(keptFrom, eventStart));
+        keptFrom = eventEnd;
+      }
+      at = eventEnd - USAGE.length;
+    }
+    if (dropped) {
+      if (keptFrom < events.length) dropped.push(events.subarray(keptFrom));
+      out = dropped.length === 1 ? dropped[0] : Buffer.concat(dropped);
+    }
+    if (this.usage === null) this.keep(events);
+    return out;
   }
 
+  /** Returns false for an event to hold back. */
   private readUsageEvent(payload: string): boolean {
     let chunk: Chunk;
     try {
@@ -115,8 +154,6 @@ export class OpenAIStreamMeter {
       this.usage = usage;
       this.uncounted = [];
       this.uncountedBytes = 0;
-    } else {
-      for (const choice of choices) this.countChoice(choice);
     }
     return !(usage && choices.length === 0 && this.dropUsageOnlyChunk);
   }
@@ -128,12 +165,16 @@ export class OpenAIStreamMeter {
   }
 
   private countKept(): void {
-    for (const event of this.uncounted) {
-      try {
-        const chunk = JSON.parse(dataOf(event.toString('utf8'))) as Chunk;
-        for (const choice of chunk.choices ?? []) this.countChoice(choice);
-      } catch {
-        // not JSON: nothing to count
+    for (const events of this.uncounted) {
+      for (const event of events.toString('utf8').split(/\r?\n\r?\n/)) {
+        const data = dataOf(event).trim();
+        if (!data || data === '[DONE]') continue;
+        try {
+          const chunk = JSON.parse(data) as Chunk;
+          for (const choice of chunk.choices ?? []) this.countChoice(choice);
+        } catch {
+          // not JSON: nothing to count
+        }
       }
     }
     this.uncounted = [];

@@ -27,10 +27,10 @@ describe('SQLite statement cache', () => {
     const select = 'select v from t order by v';
     const outer = db.prepare(select);
     const seen: number[] = [];
-    for (const row of outer.iterate() as Iterable<{ v: number }>) {
+    for (const row of outer.iterate([]) as Iterable<{ v: number }>) {
       const inner = db.prepare(select);
       expect(inner).not.toBe(outer);
-      seen.push(row.v, (inner.all() as Array<{ v: number }>).length);
+      seen.push(row.v, (inner.all([]) as Array<{ v: number }>).length);
     }
     expect(seen).toEqual([1, 3, 2, 3, 3, 3]);
   });

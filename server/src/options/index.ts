@@ -13,8 +13,13 @@ const TOPIC = 'options';
  * Typed, in-memory view of the options table. Reads are plain property lookups (hot path); writes go to the DB
  * first, then the memory copy, then other nodes through the bus.
  */
+/** Derived values kept per snapshot of the options; past this many the memory starts over. */
+const MAX_DERIVED = 10_000;
+
 export class Options {
   private values: OptionValues = { ...OPTION_DEFAULTS };
+  /** Values computed from the current options (prices per model and group...), dropped whenever an option changes. */
+  private derived = new Map<string, unknown>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -28,6 +33,27 @@ export class Options {
     return this.values[key];
   }
 
+  /**
+   * A value computed from the options, remembered until any option changes (on this node or, through the bus,
+   * another): hot-path lookups such as a model's price pay for the computation once. `compute` must read options
+   * only through this instance; what it throws is not remembered.
+   */
+  derive<T>(key: string, compute: () => T): T {
+    const derived = this.derived;
+    if (derived.has(key)) return derived.get(key) as T;
+    const value = compute();
+    if (derived === this.derived) {
+      if (derived.size >= MAX_DERIVED) derived.clear();
+      derived.set(key, value);
+    }
+    return value;
+  }
+
+  private replace(next: OptionValues): void {
+    this.values = next;
+    this.derived = new Map();
+  }
+
   /** Raw string form (as stored), for the option list. */
   raw(key: OptionKey): string {
     return serializeOption(this.values[key]);
@@ -36,7 +62,7 @@ export class Options {
   async load(): Promise<void> {
     const next: OptionValues = { ...OPTION_DEFAULTS };
     for (const { key, value } of await loadOptionRows(this.db)) this.apply(next, key, value);
-    this.values = next;
+    this.replace(next);
   }
 
   /** Validates and saves; returns an error message instead of saving when the value is not acceptable. */
@@ -45,7 +71,7 @@ export class Options {
     const parsed = parseOption(key, raw);
     if (!parsed.ok) return parsed.message;
     await saveOptionRow(this.db, key, raw);
-    this.values = { ...this.values, [key]: parsed.value };
+    this.replace({ ...this.values, [key]: parsed.value });
     await this.bus.publish(TOPIC, key);
     return null;
   }
@@ -56,7 +82,7 @@ export class Options {
     const next = { ...this.values };
     if (raw === undefined) (next as Record<string, unknown>)[key] = OPTION_DEFAULTS[key];
     else this.apply(next, key, raw);
-    this.values = next;
+    this.replace(next);
   }
 
   private apply(target: OptionValues, key: string, raw: string): void {

@@ -65,8 +65,15 @@ export function groupRatio(options: Options, group: string): number {
   return Object.hasOwn(ratios, group) ? ratios[group] : 1;
 }
 
-/** The pricing of a model for a group; refuses models with neither a price nor a ratio. */
+/**
+ * The pricing of a model for a group; refuses models with neither a price nor a ratio. Computed once per model and
+ * group until an option changes; the object is shared, so it is never modified.
+ */
 export function pricingFor(options: Options, model: string, group: string): Pricing {
+  return options.derive(`pricing\n${group}\n${model}`, () => Object.freeze(computePricing(options, model, group)));
+}
+
+function computePricing(options: Options, model: string, group: string): Pricing {
   const gr = groupRatio(options, group);
   const prices = options.get('ModelPrice');
   const priceKey = tableKey(prices, model);
@@ -106,6 +113,25 @@ export function estimateOf(pricing: Pricing, promptTokens: number, maxTokens: nu
   if (pricing.kind === 'price') return costOf(pricing, { promptTokens: 0, completionTokens: 0 });
   if (maxTokens > 0) return quotaForTokens({ promptTokens, completionTokens: maxTokens }, pricing);
   return quotaForTokens({ promptTokens: promptTokens + preConsumedTokens, completionTokens: 0 }, pricing);
+}
+
+/** What a consume log says of a pricing, computed once per pricing object. */
+export interface PricingLog {
+  /** The log's content: the ratios or the price in words. */
+  text: string;
+  /** The opening of the log's `other` JSON: the pricing fields, without the closing brace. */
+  otherOpening: string;
+}
+
+const pricingLogs = new WeakMap<Pricing, PricingLog>();
+
+export function pricingLog(pricing: Pricing): PricingLog {
+  let log = pricingLogs.get(pricing);
+  if (!log) {
+    log = { text: pricingLogText(pricing), otherOpening: JSON.stringify(pricingLogFields(pricing)).slice(0, -1) };
+    pricingLogs.set(pricing, log);
+  }
+  return log;
 }
 
 /** The `other` fields of a consume log that explain the charge. */

@@ -6,7 +6,7 @@ import type { NewLog } from '../db/schema.js';
 import { reserveQuota, type Reservation } from '../store/quota.js';
 import type { Caller } from './auth.js';
 import { checkModelAllowed } from './auth.js';
-import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLogFields, pricingLogText, scaledPricing, type Pricing } from './billing.js';
+import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPricing, type Pricing } from './billing.js';
 import { estimatePromptTokens } from './calls.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
 import { RelayError, unreachableUpstream, upstreamError } from './errors.js';
@@ -14,8 +14,9 @@ import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
 import { reportChannelFailure } from './health.js';
 import { providerFor, wireCodec } from './providers/index.js';
-import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery, type WholeAnswer } from './respond.js';
-import type { BufferedResponse, StreamedResponse } from './upstream.js';
+import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery } from './respond.js';
+import { UpstreamCut, type BufferedCall, type StreamedResponse, type StreamingCall, type WholeAnswer } from './upstream.js';
+import type { IncomingHttpHeaders } from 'node:http';
 import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
 
 /*
@@ -136,44 +137,36 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         breaker.failure(channel.id);
         continue;
       }
-      let res: StreamedResponse | BufferedResponse;
-      try {
-        const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);
-        cancel = () => pending.cancel();
-        res = await pending.head;
-      } catch {
-        if (clientGone) break;
+      const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);
+      cancel = () => pending.cancel();
+      const outcome = await answerOf(pending);
+      if (clientGone && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;
+      if (outcome.kind === 'unreachable') {
         lastError = unreachableUpstream();
         breaker.failure(channel.id);
         void reportChannelFailure(ctx, channel, { status: 0, code: '', type: '', message: '' });
         continue;
       }
-      if (res.statusCode < 200 || res.statusCode >= 300) {
-        const text = await errorText(res);
-        const parsed = provider.parseError?.(res.statusCode, text, res.headers) ?? wireCodec(up.wire).parseError(res.statusCode, text);
-        const status = mapStatus(channel, res.statusCode);
-        lastError = upstreamError(status, parsed.message, parsed.code || `upstream_${res.statusCode}`, parsed.type);
+      if (outcome.kind === 'cut') {
+        // Read whole before anything reaches the client: an answer cut here is still a retryable failure.
+        lastError = upstreamError(502, '上游连接中断', 'upstream_cut', 'upstream_error');
+        breaker.failure(channel.id);
+        continue;
+      }
+      if (outcome.kind === 'refused') {
+        const { statusCode, headers, text } = outcome;
+        const parsed = provider.parseError?.(statusCode, text, headers) ?? wireCodec(up.wire).parseError(statusCode, text);
+        const status = mapStatus(channel, statusCode);
+        lastError = upstreamError(status, parsed.message, parsed.code || `upstream_${statusCode}`, parsed.type);
         if (shouldRetry(status)) breaker.failure(channel.id);
-        void reportChannelFailure(ctx, channel, { status: res.statusCode, ...parsed });
+        void reportChannelFailure(ctx, channel, { status: statusCode, ...parsed });
         if (!shouldRetry(status)) break;
         continue;
       }
-      let answer: StreamedResponse | WholeAnswer;
-      if ('body' in res) {
-        // Read whole before anything reaches the client: an answer cut here is still a retryable failure.
-        try {
-          answer = { statusCode: res.statusCode, headers: res.headers, body: await res.body() };
-        } catch {
-          if (clientGone) break;
-          lastError = upstreamError(502, '上游连接中断', 'upstream_cut', 'upstream_error');
-          breaker.failure(channel.id);
-          continue;
-        }
-      } else {
-        answer = res;
-      }
+      const answer = outcome.answer;
       breaker.success(channel.id);
-      const delivery = await deliver(provider, up, answer, reply, () => clientGone);
+      const delivering = deliver(provider, up, answer, reply, () => clientGone);
+      const delivery = delivering instanceof Promise ? await delivering : delivering;
       settle(ctx, input, { pricing, reservation, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
       return;
     }
@@ -196,7 +189,7 @@ function deliver(
   res: StreamedResponse | WholeAnswer,
   reply: FastifyReply,
   clientGone: () => boolean,
-): Promise<Delivery> {
+): Delivery | Promise<Delivery> {
   const { call } = up;
   const client = clientFormat(call.format);
   const passthrough = up.converted === null;
@@ -205,11 +198,9 @@ function deliver(
     const codec = up.wire === 'openai' ? null : wireCodec(up.wire);
     if (passthrough) {
       const decode = codec ? (body: Buffer) => codec.decode(body, up) : undefined;
-      return Promise.resolve(deliverJson(call, whole, reply, { usage: (body) => client.usageFromJson(body, call), decode }));
+      return deliverJson(call, whole, reply, { usage: (body) => client.usageFromJson(body, call), decode });
     }
-    return Promise.resolve(
-      deliverConvertedJson(call, whole, reply, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call) }),
-    );
+    return deliverConvertedJson(call, whole, reply, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call) });
   }
   const streamed = res;
   if (!call.stream) return deliverBinary(call, streamed, reply, clientGone);
@@ -225,15 +216,35 @@ function deliver(
 
 const utf8 = new TextDecoder();
 
-/** The body of a failed answer as text ('' when it cannot be read), decoded as undici's body.text() does. */
-function errorText(res: StreamedResponse | BufferedResponse): Promise<string> {
-  if ('body' in res) {
-    return res.body().then(
-      (b) => utf8.decode(b),
-      () => '',
-    );
+/** What one upstream call came to: a 2xx answer to deliver, a refusal (non-2xx status), a cut, or no answer. */
+type AttemptOutcome =
+  | { kind: 'answer'; answer: WholeAnswer | StreamedResponse }
+  | { kind: 'refused'; statusCode: number; headers: IncomingHttpHeaders; text: string }
+  | { kind: 'cut' }
+  | { kind: 'unreachable' };
+
+const ok = (status: number) => status >= 200 && status < 300;
+
+async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptOutcome> {
+  if ('answer' in pending) {
+    try {
+      const answer = await pending.answer;
+      if (ok(answer.statusCode)) return { kind: 'answer', answer };
+      return { kind: 'refused', statusCode: answer.statusCode, headers: answer.headers, text: utf8.decode(answer.body) };
+    } catch (err) {
+      if (!(err instanceof UpstreamCut)) return { kind: 'unreachable' };
+      // A refusal whose body broke off is still the refusal its status says.
+      return ok(err.statusCode) ? { kind: 'cut' } : { kind: 'refused', statusCode: err.statusCode, headers: err.headers, text: '' };
+    }
   }
-  return res.text();
+  let res: StreamedResponse;
+  try {
+    res = await pending.head;
+  } catch {
+    return { kind: 'unreachable' };
+  }
+  if (ok(res.statusCode)) return { kind: 'answer', answer: res };
+  return { kind: 'refused', statusCode: res.statusCode, headers: res.headers, text: await res.text() };
 }
 
 function refund(ctx: AppContext, reservation: Reservation): void {
@@ -252,50 +263,50 @@ interface Outcome {
 }
 
 function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
-  const { call, caller, request } = input;
+  const { call, caller } = input;
   const { usage } = o.delivery;
   const nothing = usage.promptTokens + usage.completionTokens === 0 && o.pricing.kind === 'ratio';
   const cost = nothing ? 0 : costOf(o.pricing, usage);
-  const tokenName = input.playground ? `playground-${caller.group}` : (caller.token?.name ?? '');
-  // pricingLogFields gives a fresh object: the rest of `other` is added to it in place (same keys, same order).
-  const other = pricingLogFields(o.pricing) as Record<string, unknown>;
-  other.frt = o.delivery.firstTokenAt ? o.delivery.firstTokenAt - o.startedAt : -1;
-  other.admin_info = { use_channel: o.chain };
-  if (usage.cachedTokens) other.cache_tokens = usage.cachedTokens;
-  if (usage.cacheCreationTokens && o.pricing.kind === 'ratio') {
-    other.cache_creation_tokens = usage.cacheCreationTokens;
-    other.cache_creation_ratio = o.pricing.cacheCreationRatio ?? 1;
-  }
-  if (o.upstreamModel !== call.model) {
-    other.is_model_mapped = true;
-    other.upstream_model_name = o.upstreamModel;
-  }
-  let content = pricingLogText(o.pricing);
-  for (const note of [o.delivery.note, nothing ? '（可能是上游超时）' : '']) {
-    if (note) content = content ? `${content}，${note}` : note;
-  }
-  const log: NewLog | null = ctx.options.get('LogConsumeEnabled')
-    ? {
-        user_id: caller.user.id,
-        created_at: Math.floor(Date.now() / 1000),
-        type: LOG_TYPE.CONSUME,
-        content,
-        username: caller.user.username,
-        token_name: tokenName,
-        model_name: call.model,
-        quota: cost,
-        prompt_tokens: usage.promptTokens,
-        completion_tokens: usage.completionTokens,
-        use_time: Math.round((Date.now() - o.startedAt) / 1000),
-        is_stream: call.stream ? 1 : 0,
-        channel_id: o.channel.id,
-        token_id: caller.token?.id ?? 0,
-        group: caller.group,
-        ip: request.ip,
-        other: JSON.stringify(other),
-      }
-    : null;
+  const log = ctx.options.get('LogConsumeEnabled') ? consumeLog(input, o, cost, nothing) : null;
   ctx.relay.settler.add({ reservation: o.reservation, cost, channelId: o.channel.id, countsAsRequest: true, log });
   ctx.usage.record({ userId: caller.user.id, username: caller.user.username, modelName: call.model, tokens: usage.promptTokens + usage.completionTokens, quota: cost });
   if (caller.token) ctx.authCache.noteCharge(caller.token.key, caller.user.id, cost);
+}
+
+/** The consume log of a settled call. */
+function consumeLog(input: RelayInput, o: Outcome, cost: number, nothing: boolean): NewLog {
+  const { call, caller, request } = input;
+  const { usage } = o.delivery;
+  const described = pricingLog(o.pricing);
+  // `other` is written as text: its pricing part is the same for every call at these prices.
+  let other = `${described.otherOpening},"frt":${o.delivery.firstTokenAt ? o.delivery.firstTokenAt - o.startedAt : -1},"admin_info":{"use_channel":[${o.chain.join(',')}]}`;
+  if (usage.cachedTokens) other += `,"cache_tokens":${usage.cachedTokens}`;
+  if (usage.cacheCreationTokens && o.pricing.kind === 'ratio') {
+    other += `,"cache_creation_tokens":${usage.cacheCreationTokens},"cache_creation_ratio":${o.pricing.cacheCreationRatio ?? 1}`;
+  }
+  if (o.upstreamModel !== call.model) other += `,"is_model_mapped":true,"upstream_model_name":${JSON.stringify(o.upstreamModel)}`;
+  let content = described.text;
+  for (const note of [o.delivery.note, nothing ? '（可能是上游超时）' : '']) {
+    if (note) content = content ? `${content}，${note}` : note;
+  }
+  const now = Date.now();
+  return {
+    user_id: caller.user.id,
+    created_at: Math.floor(now / 1000),
+    type: LOG_TYPE.CONSUME,
+    content,
+    username: caller.user.username,
+    token_name: input.playground ? `playground-${caller.group}` : (caller.token?.name ?? ''),
+    model_name: call.model,
+    quota: cost,
+    prompt_tokens: usage.promptTokens,
+    completion_tokens: usage.completionTokens,
+    use_time: Math.round((now - o.startedAt) / 1000),
+    is_stream: call.stream ? 1 : 0,
+    channel_id: o.channel.id,
+    token_id: caller.token?.id ?? 0,
+    group: caller.group,
+    ip: request.ip,
+    other: `${other}}`,
+  };
 }

@@ -7,7 +7,7 @@ import type { ChatChunk, ChatUsage } from './formats/openai/chat.js';
 import { completionText, readUsage } from './formats/openai/usage.js';
 import { countChatPromptTokens, countInputTokens, countTextTokens, IncrementalCounter } from './tokenizer.js';
 import type { ChunkDecoder, ClientCall, Usage } from './types.js';
-import type { BodyEnd, StreamedResponse } from './upstream.js';
+import type { BodyEnd, StreamedResponse, WholeAnswer } from './upstream.js';
 
 /** Tokens added per tool call on top of its text (the established gateway's estimate). */
 const TOKENS_PER_TOOL_CALL = 7;
@@ -31,8 +31,7 @@ export interface Delivery {
 
 const PASS_HEADERS = ['content-type', 'openai-processing-ms', 'x-request-id', 'request-id'];
 
-function copyHeaders(res: { headers: IncomingHttpHeaders }): Record<string, string> {
-  const out: Record<string, string> = {};
+function copyHeaders(res: { headers: IncomingHttpHeaders }, out: Record<string, string> = {}): Record<string, string> {
   for (const name of PASS_HEADERS) {
     const v = res.headers[name];
     if (typeof v === 'string') out[name] = v;
@@ -219,13 +218,6 @@ export async function deliverConvertedStream(
   return { usage, firstTokenAt: tally.firstTokenAt, completed, note };
 }
 
-/** An answer read whole: its status and headers, and the body bytes. */
-export interface WholeAnswer {
-  statusCode: number;
-  headers: IncomingHttpHeaders;
-  body: Buffer;
-}
-
 /**
  * Same-format JSON answers (chat, completions, embeddings, moderations, rerank, images, transcriptions). When no
  * usage came, the answer is read as canonical (decode) to count what it generated.
@@ -239,7 +231,7 @@ export function deliverJson(
   const { body } = res;
   const firstTokenAt = Date.now();
   reply.hijack();
-  reply.raw.writeHead(res.statusCode, { ...copyHeaders(res), 'content-length': String(body.length) });
+  reply.raw.writeHead(res.statusCode, copyHeaders(res, { 'content-length': String(body.length) }));
   reply.raw.end(body);
   // Usage is read after the answer went out: only the usage object is parsed, unless it must be counted here.
   const usage = read.usage(body);

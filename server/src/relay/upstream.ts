@@ -10,20 +10,49 @@ import type { UpstreamRequest } from './types.js';
 
 /**
  * A call whose answer is read whole (non-stream answers): undici's dispatch() with a plain handler, which costs far
- * less per call than request() (no AbortSignal, no body stream). `head` resolves at the status line and headers (or
- * rejects when the upstream cannot be reached); body() then gives every byte (or rejects when the upstream fails
- * mid-body or the call was cancelled).
+ * less per call than request() (no AbortSignal, no body stream). `answer` resolves with status, headers and every
+ * body byte, or rejects: with an UpstreamCut when the upstream answered but broke off (or the call was cancelled)
+ * mid-body, with another error when it could not be reached at all.
  */
 export interface BufferedCall {
-  head: Promise<BufferedResponse>;
+  answer: Promise<WholeAnswer>;
   /** Stops the call (client gone). Harmless once it finished. */
   cancel(): void;
 }
 
-export interface BufferedResponse {
+/** An answer read whole. */
+export interface WholeAnswer {
   statusCode: number;
-  headers: IncomingHttpHeaders;
-  body(): Promise<Buffer>;
+  /** Parsed when first read: most answers only need a few of them (see `header`). */
+  readonly headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/** The upstream's answer started (status and headers came) and then broke off. */
+export class UpstreamCut extends Error {
+  constructor(
+    readonly statusCode: number,
+    readonly headers: IncomingHttpHeaders,
+    override readonly cause: Error,
+  ) {
+    super(`the upstream answer broke off: ${cause.message}`);
+  }
+}
+
+/** Raw header pairs from undici, parsed into an object only when someone reads it. */
+class LazyHeaders {
+  private raw: Buffer[] = [];
+  private parsed: IncomingHttpHeaders | null = null;
+
+  setRaw(raw: Buffer[]): void {
+    this.raw = raw;
+    this.parsed = null;
+  }
+
+  get headers(): IncomingHttpHeaders {
+    this.parsed ??= undiciUtil.parseHeaders(this.raw) as IncomingHttpHeaders;
+    return this.parsed;
+  }
 }
 
 /**
@@ -42,7 +71,7 @@ export type BodyEnd = 'complete' | 'failed';
 
 export interface StreamedResponse {
   statusCode: number;
-  headers: IncomingHttpHeaders;
+  readonly headers: IncomingHttpHeaders;
   /**
    * Hands every body chunk to `onChunk` as it arrives; `onChunk` returns false to pause the upstream until
    * `resume()` (the client's socket is full). Resolves when the body ends. A chunk that makes `onChunk` throw stops
@@ -75,24 +104,23 @@ function abortError(): Error {
 }
 
 /** Collects one answer; the legacy handler interface is undici's cheapest (no controller, raw headers). */
-class BufferingHandler implements Dispatcher.DispatchHandler, BufferedCall, BufferedResponse {
-  head: Promise<BufferedResponse>;
+class BufferingHandler extends LazyHeaders implements Dispatcher.DispatchHandler, BufferedCall, WholeAnswer {
+  answer: Promise<WholeAnswer>;
   statusCode = 0;
-  headers: IncomingHttpHeaders = {};
-  private resolveHead!: (r: BufferedResponse) => void;
-  private rejectHead!: (err: Error) => void;
+  body: Buffer = EMPTY;
+  private resolveAnswer!: (r: WholeAnswer) => void;
+  private rejectAnswer!: (err: Error) => void;
   private abort: ((err?: Error) => void) | null = null;
   private chunks: Buffer[] = [];
   private gotHead = false;
   private finished = false;
-  private error: Error | null = null;
   private cancelled = false;
-  private waiter: { resolve: (b: Buffer) => void; reject: (err: Error) => void } | null = null;
 
   constructor() {
-    this.head = new Promise<BufferedResponse>((resolve, reject) => {
-      this.resolveHead = resolve;
-      this.rejectHead = reject;
+    super();
+    this.answer = new Promise<WholeAnswer>((resolve, reject) => {
+      this.resolveAnswer = resolve;
+      this.rejectAnswer = reject;
     });
   }
 
@@ -100,20 +128,6 @@ class BufferingHandler implements Dispatcher.DispatchHandler, BufferedCall, Buff
     if (this.finished || this.cancelled) return;
     this.cancelled = true;
     if (this.abort) this.abort(abortError());
-  }
-
-  body(): Promise<Buffer> {
-    if (this.error) return Promise.reject(this.error);
-    if (this.finished) return Promise.resolve(this.joined());
-    return new Promise<Buffer>((resolve, reject) => {
-      this.waiter = { resolve, reject };
-    });
-  }
-
-  private joined(): Buffer {
-    const { chunks } = this;
-    if (chunks.length === 0) return EMPTY;
-    return chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
   }
 
   onConnect(abort: (err?: Error) => void): void {
@@ -127,9 +141,8 @@ class BufferingHandler implements Dispatcher.DispatchHandler, BufferedCall, Buff
   onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
     if (statusCode < 200) return true; // informational: the answer follows
     this.statusCode = statusCode;
-    this.headers = undiciUtil.parseHeaders(rawHeaders) as IncomingHttpHeaders;
+    this.setRaw(rawHeaders);
     this.gotHead = true;
-    this.resolveHead(this);
     return true;
   }
 
@@ -141,27 +154,18 @@ class BufferingHandler implements Dispatcher.DispatchHandler, BufferedCall, Buff
   onComplete(): void {
     this.finished = true;
     this.abort = null;
-    const w = this.waiter;
-    if (w) {
-      this.waiter = null;
-      w.resolve(this.joined());
-    }
+    const { chunks } = this;
+    this.body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    this.chunks = [];
+    this.resolveAnswer(this);
   }
 
   onError(err: Error): void {
     if (this.finished) return;
-    this.error = err;
+    this.finished = true;
     this.abort = null;
     this.chunks = [];
-    if (!this.gotHead) {
-      this.rejectHead(err);
-      return;
-    }
-    const w = this.waiter;
-    if (w) {
-      this.waiter = null;
-      w.reject(err);
-    }
+    this.rejectAnswer(this.gotHead ? new UpstreamCut(this.statusCode, this.headers, err) : err);
   }
 }
 
@@ -170,10 +174,9 @@ const utf8 = new TextDecoder();
 const EARLY_LIMIT = 64 * 1024;
 
 /** Passes an answer on chunk by chunk; chunks that arrive before a consumer is attached wait (the call pauses). */
-class StreamingHandler implements Dispatcher.DispatchHandler, StreamingCall, StreamedResponse {
+class StreamingHandler extends LazyHeaders implements Dispatcher.DispatchHandler, StreamingCall, StreamedResponse {
   head: Promise<StreamedResponse>;
   statusCode = 0;
-  headers: IncomingHttpHeaders = {};
   private resolveHead!: (r: StreamedResponse) => void;
   private rejectHead!: (err: Error) => void;
   private abort: ((err?: Error) => void) | null = null;
@@ -188,6 +191,7 @@ class StreamingHandler implements Dispatcher.DispatchHandler, StreamingCall, Str
   private resolveEnd: ((end: BodyEnd) => void) | null = null;
 
   constructor() {
+    super();
     this.head = new Promise<StreamedResponse>((resolve, reject) => {
       this.resolveHead = resolve;
       this.rejectHead = reject;
@@ -259,7 +263,7 @@ class StreamingHandler implements Dispatcher.DispatchHandler, StreamingCall, Str
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
     if (statusCode < 200) return true; // informational: the answer follows
     this.statusCode = statusCode;
-    this.headers = undiciUtil.parseHeaders(rawHeaders) as IncomingHttpHeaders;
+    this.setRaw(rawHeaders);
     this.resumeUpstream = resume;
     this.gotHead = true;
     this.resolveHead(this);

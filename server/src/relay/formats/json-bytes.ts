@@ -5,8 +5,14 @@ const isSpace = (c: number | undefined): boolean => c === 0x20 || c === 0x0a || 
  * outside strings) so a large answer is not parsed whole just to read its usage. Undefined when there is no such
  * key, its value is not an object, or the slice does not parse; callers then fall back to a full parse.
  */
+const needles = new Map<string, Buffer>();
+
 export function lastObjectAfterKey(body: Buffer, key: string): unknown {
-  const needle = Buffer.from(`"${key}"`);
+  let needle = needles.get(key);
+  if (!needle) {
+    needle = Buffer.from(`"${key}"`);
+    needles.set(key, needle);
+  }
   const at = body.lastIndexOf(needle);
   if (at < 0) return undefined;
   let i = at + needle.length;

@@ -1,6 +1,7 @@
 import type { Attempt, Mode, Provider, UpstreamCall, UpstreamRequest, WireFormat } from '../../types.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { jsonBody } from '../body.js';
+import { channelMemo } from '../channel-memo.js';
 
 /** Path of each call on an OpenAI-compatible server. */
 export const OPENAI_PATHS: Record<Mode, string> = {
@@ -58,8 +59,17 @@ export const openAIProvider: Provider = {
   supports: () => true,
   wire: (up) => openAIWireOf(up),
   build(up) {
-    const auth: Record<string, string> = { authorization: `Bearer ${up.key}` };
-    if (up.channel.organization) auth['openai-organization'] = up.channel.organization;
-    return openAIRequest(up, openAIUrl(resolveBaseUrl(up.channel), up.call.mode, up.upstreamModel, up.wire), auth);
+    const { channel, call } = up;
+    // URL and headers depend only on the channel and the call's shape: built once per channel snapshot.
+    const url = channelMemo(channel, `url\n${call.mode}\n${up.wire}\n${up.upstreamModel}`, () =>
+      openAIUrl(resolveBaseUrl(channel), call.mode, up.upstreamModel, up.wire),
+    );
+    const request = openAIRequest(up, url, {});
+    request.headers = channelMemo(channel, `headers\n${call.form ? 'form' : 'json'}\n${call.stream}\n${up.key}`, () => {
+      const headers: Record<string, string> = { authorization: `Bearer ${up.key}`, ...request.headers };
+      if (channel.organization) headers['openai-organization'] = channel.organization;
+      return Object.freeze(headers);
+    });
+    return request;
   },
 };

@@ -2,6 +2,8 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect as KyselyDialect } from 'kysely';
 import type { Database } from './schema.js';
+import type { Database as SqliteDatabase } from 'better-sqlite3';
+import { registerSqliteHandle } from './sqlite-handle.js';
 import { withStatementCache } from './statement-cache.js';
 
 export type Dialect = 'sqlite' | 'postgres' | 'mysql';
@@ -27,7 +29,7 @@ export function mysqlUri(dsn: string): string {
   return `mysql://${encodeURIComponent(user)}:${encodeURIComponent(pass)}@${hostPort}/${dbName}`;
 }
 
-async function sqliteDialect(file: string): Promise<KyselyDialect> {
+async function openSqlite(file: string): Promise<SqliteDatabase> {
   const { default: Sqlite } = await import('better-sqlite3');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const database = new Sqlite(file);
@@ -35,7 +37,7 @@ async function sqliteDialect(file: string): Promise<KyselyDialect> {
   database.pragma('synchronous = NORMAL');
   database.pragma('busy_timeout = 5000');
   database.pragma('foreign_keys = ON');
-  return new SqliteDialect({ database: withStatementCache(database) });
+  return database;
 }
 
 async function postgresDialect(dsn: string): Promise<KyselyDialect> {
@@ -62,12 +64,13 @@ async function mysqlDialect(dsn: string): Promise<KyselyDialect> {
 
 export async function connect(sqlDsn: string, sqlitePath: string): Promise<Db> {
   const dialect = dialectOf(sqlDsn);
-  const driver =
-    dialect === 'sqlite'
-      ? await sqliteDialect(sqlDsn.startsWith('sqlite:') ? sqlDsn.slice('sqlite:'.length) : sqlitePath)
-      : dialect === 'postgres'
-        ? await postgresDialect(sqlDsn)
-        : await mysqlDialect(sqlDsn);
+  if (dialect === 'sqlite') {
+    const database = await openSqlite(sqlDsn.startsWith('sqlite:') ? sqlDsn.slice('sqlite:'.length) : sqlitePath);
+    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    registerSqliteHandle(kysely, database);
+    return { kysely, dialect, close: () => kysely.destroy() };
+  }
+  const driver = dialect === 'postgres' ? await postgresDialect(sqlDsn) : await mysqlDialect(sqlDsn);
   const kysely = new Kysely<Database>({ dialect: driver });
   return { kysely, dialect, close: () => kysely.destroy() };
 }

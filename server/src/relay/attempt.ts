@@ -10,11 +10,16 @@ import type { Attempt, Provider, UpstreamCall } from './types.js';
  */
 export function prepareAttempt(provider: Provider, attempt: Attempt): UpstreamCall {
   const wire = provider.wire(attempt);
-  if (wire === attempt.call.format) return { ...attempt, wire, converted: null };
+  if (wire === attempt.call.format) return upstreamCall(attempt, wire, null);
   try {
-    return { ...attempt, wire, converted: wireCodec(wire).encode(canonicalOf(attempt.call), attempt) };
+    return upstreamCall(attempt, wire, wireCodec(wire).encode(canonicalOf(attempt.call), attempt));
   } catch (err) {
     if (err instanceof RelayError) throw err;
     throw new RelayError(400, `请求无法转换为上游格式：${(err as Error).message}`, 'convert_request_failed', 'invalid_request_error');
   }
+}
+
+/** Written out field by field: an object spread here took more time than the rest of the request's routing. */
+function upstreamCall(a: Attempt, wire: UpstreamCall['wire'], converted: UpstreamCall['converted']): UpstreamCall {
+  return { call: a.call, channel: a.channel, upstreamModel: a.upstreamModel, key: a.key, options: a.options, wire, converted };
 }

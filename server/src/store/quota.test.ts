@@ -80,6 +80,65 @@ describe.each(testDatabases())('balances on $name', (database) => {
     expect(logs.map((l) => l.quota).sort((a, b2) => a - b2)).toEqual([120, 700]);
   });
 
+  it('writes batches of any size: logs of 1, 9, 10, 100 and 237 rows', async () => {
+    const { userId, tokenId } = await account(1_000_000, 1_000_000);
+    const r: Reservation = { userId, tokenId, tokenUnlimited: false, amount: 0 };
+    const log = (quota: number) => ({
+      user_id: userId, created_at: 2, type: 2, content: 'c', username: 'u', token_name: 't', model_name: 'm', quota,
+      prompt_tokens: 1, completion_tokens: 1, use_time: 0, is_stream: 0, channel_id: 0, token_id: tokenId, group: 'default', ip: '', other: '{}',
+    });
+    let total = 0;
+    let rows = 0;
+    for (const size of [1, 9, 10, 100, 237]) {
+      await applySettlements(db.kysely, Array.from({ length: size }, (_, i) => ({ reservation: r, cost: i + 1, channelId: 0, countsAsRequest: true, log: log(i + 1) })));
+      total += (size * (size + 1)) / 2;
+      rows += size;
+    }
+    const b = await balances(userId, tokenId);
+    expect(b.user.quota).toBe(1_000_000 - total);
+    expect(b.token.remain_quota).toBe(1_000_000 - total);
+    expect(b.user.request_count).toBe(rows);
+    const logs = await db.kysely.selectFrom('logs').select(({ fn }) => [fn.countAll<number>().as('n'), fn.sum<number>('quota').as('sum')]).where('token_id', '=', tokenId).executeTakeFirstOrThrow();
+    expect(Number(logs.n)).toBe(rows);
+    expect(Number(logs.sum)).toBe(total);
+  });
+
+  it('keeps a settlement made while another transaction is open, even when that transaction rolls back', async () => {
+    const { userId, tokenId } = await account(10_000, 10_000);
+    const r: Reservation = { userId, tokenId, tokenUnlimited: false, amount: 0 };
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let settled!: Promise<void>;
+    const rolledBack = db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('users').set({ quota: 1 }).where('id', '=', userId).execute();
+      // A settlement arrives while this transaction holds the connection (on SQLite: an open BEGIN).
+      settled = applySettlements(db.kysely, [{ reservation: r, cost: 250, channelId: 0, countsAsRequest: true, log: null }]);
+      await held;
+      throw new Error('roll back');
+    });
+    release();
+    await expect(rolledBack).rejects.toThrow('roll back');
+    await settled;
+    const b = await balances(userId, tokenId);
+    expect(b.user.quota).toBe(10_000 - 250);
+    expect(b.token.remain_quota).toBe(10_000 - 250);
+  });
+
+  it('keeps a reservation made while another transaction is open, even when that transaction rolls back', async () => {
+    const { userId, tokenId } = await account(1000, 1000);
+    let reserved!: Promise<string>;
+    const rolledBack = db.kysely.transaction().execute(async (trx) => {
+      await trx.updateTable('tokens').set({ name: 'renamed' }).where('id', '=', tokenId).execute();
+      reserved = reserveQuota(db.kysely, { userId, tokenId, tokenUnlimited: false, amount: 300 });
+      throw new Error('roll back');
+    });
+    await expect(rolledBack).rejects.toThrow('roll back');
+    expect(await reserved).toBe('ok');
+    const b = await balances(userId, tokenId);
+    expect(b.user.quota).toBe(700);
+    expect(b.token.remain_quota).toBe(700);
+  });
+
   it('refunds a failed call in full without counting it as a request', async () => {
     const { userId, tokenId } = await account(1000, 1000);
     const r: Reservation = { userId, tokenId, tokenUnlimited: false, amount: 300 };

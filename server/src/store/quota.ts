@@ -1,5 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewLog } from '../db/schema.js';
+import { sqliteHandleOf } from '../db/sqlite-handle.js';
+import { reserveSync, settleSync, type BalanceChanges } from './quota-sqlite.js';
 
 /*
  * Every change of a balance made by the relay goes through here: conditional updates inside transactions that
@@ -21,6 +23,11 @@ export type ReserveOutcome = 'ok' | 'user_short' | 'token_short';
 /** Takes `amount` from the user and (unless unlimited or absent) the token, both or neither. */
 export async function reserveQuota(db: Kysely<Database>, r: Reservation): Promise<ReserveOutcome> {
   if (r.amount <= 0) return 'ok';
+  const sqlite = sqliteHandleOf(db);
+  if (sqlite) {
+    const outcome = reserveSync(sqlite, r.userId, r.tokenId > 0 && !r.tokenUnlimited ? r.tokenId : 0, r.amount);
+    if (outcome) return outcome;
+  }
   return db.transaction().execute(async (trx) => {
     const user = await trx
       .updateTable('users')
@@ -63,28 +70,11 @@ export interface Settlement {
  */
 export async function applySettlements(db: Kysely<Database>, batch: Settlement[]): Promise<void> {
   if (batch.length === 0) return;
-  const users = new Map<number, { delta: number; used: number; requests: number }>();
-  const tokens = new Map<number, { delta: number; used: number; unlimited: boolean }>();
-  const channels = new Map<number, number>();
-  for (const s of batch) {
-    const r = s.reservation;
-    const delta = s.cost - r.amount;
-    const u = users.get(r.userId) ?? { delta: 0, used: 0, requests: 0 };
-    u.delta += delta;
-    u.used += s.cost;
-    u.requests += s.countsAsRequest ? 1 : 0;
-    users.set(r.userId, u);
-    if (r.tokenId > 0) {
-      const t = tokens.get(r.tokenId) ?? { delta: 0, used: 0, unlimited: r.tokenUnlimited };
-      t.delta += r.tokenUnlimited ? 0 : delta;
-      t.used += s.cost;
-      tokens.set(r.tokenId, t);
-    }
-    if (s.channelId > 0 && s.cost > 0) channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.cost);
-  }
+  const changes = balanceChanges(batch);
+  const sqlite = sqliteHandleOf(db);
+  if (sqlite && settleSync(sqlite, changes)) return;
   await db.transaction().execute(async (trx) => {
-    for (const [id, u] of users) {
-      if (u.delta === 0 && u.used === 0 && u.requests === 0) continue;
+    for (const [id, u] of changes.users) {
       await trx
         .updateTable('users')
         .set({
@@ -95,20 +85,47 @@ export async function applySettlements(db: Kysely<Database>, batch: Settlement[]
         .where('id', '=', id)
         .execute();
     }
-    for (const [id, t] of tokens) {
-      if (t.delta === 0 && t.used === 0) continue;
+    for (const [id, t] of changes.tokens) {
       await trx
         .updateTable('tokens')
         .set({ remain_quota: sql`remain_quota - ${t.delta}`, used_quota: sql`used_quota + ${t.used}` })
         .where('id', '=', id)
         .execute();
     }
-    for (const [id, used] of channels) {
+    for (const [id, used] of changes.channels) {
       await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${used}` }).where('id', '=', id).execute();
     }
-    const logs = batch.map((s) => s.log).filter((l): l is NewLog => l !== null);
+    const { logs } = changes;
     for (let i = 0; i < logs.length; i += 100) await insertLogs(db, trx, logs.slice(i, i + 100));
   });
+}
+
+/** What a batch changes: per user, token and channel summed, rows with nothing to change left out; the logs. */
+function balanceChanges(batch: Settlement[]): BalanceChanges {
+  const users = new Map<number, { delta: number; used: number; requests: number }>();
+  const tokens = new Map<number, { delta: number; used: number }>();
+  const channels = new Map<number, number>();
+  const logs: NewLog[] = [];
+  for (const s of batch) {
+    const r = s.reservation;
+    const delta = s.cost - r.amount;
+    const u = users.get(r.userId) ?? { delta: 0, used: 0, requests: 0 };
+    u.delta += delta;
+    u.used += s.cost;
+    u.requests += s.countsAsRequest ? 1 : 0;
+    users.set(r.userId, u);
+    if (r.tokenId > 0) {
+      const t = tokens.get(r.tokenId) ?? { delta: 0, used: 0 };
+      t.delta += r.tokenUnlimited ? 0 : delta;
+      t.used += s.cost;
+      tokens.set(r.tokenId, t);
+    }
+    if (s.channelId > 0 && s.cost > 0) channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.cost);
+    if (s.log) logs.push(s.log);
+  }
+  for (const [id, u] of users) if (u.delta === 0 && u.used === 0 && u.requests === 0) users.delete(id);
+  for (const [id, t] of tokens) if (t.delta === 0 && t.used === 0) tokens.delete(id);
+  return { users, tokens, channels, logs };
 }
 
 /*

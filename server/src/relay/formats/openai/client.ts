@@ -23,7 +23,7 @@ class OpenAIChunkEncoder implements ChunkEncoder {
     if (rest.choices.length === 0) return '';
     if (usage && this.call.clientWantsStreamUsage) {
       this.usageSent = true;
-      return event({ ...rest, usage });
+      (rest as ChatChunk).usage = usage;
     }
     return event(rest);
   }

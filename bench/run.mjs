@@ -36,6 +36,24 @@ function args_server() {
   const i = process.argv.indexOf('--server');
   return i > 0 && process.argv[i + 1] ? path.resolve(process.argv[i + 1]) : '';
 }
+/**
+ * How `npm start` runs the server (package.json): environment assignments and node flags in front of
+ * server/dist/main.js. The benchmark starts Switchyard the same way, so it measures what is shipped.
+ */
+function startCommand() {
+  const script = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts?.start ?? '';
+  const run = script.split('&&').map((part) => part.trim()).find((part) => /\bserver\/dist\/main\.js\b/.test(part)) ?? '';
+  const words = run.split(/\s+/).filter(Boolean);
+  const env = {};
+  while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
+    const [k, ...v] = words.shift().split('=');
+    env[k] = v.join('=');
+  }
+  if (words[0] !== 'node') fail(`cannot read how package.json's start script runs the server: ${script}`);
+  const flags = words.slice(1, words.findIndex((w) => /server\/dist\/main\.js$/.test(w)));
+  return { env, flags, text: run };
+}
+const START = startCommand();
 const HOST = '127.0.0.1';
 const MODEL = 'gpt-4o-mini';
 const UPSTREAM_KEY = 'sk-bench-upstream-key';
@@ -635,7 +653,7 @@ async function main() {
     const port = await freePort();
     const base = `http://${HOST}:${port}`;
     const logFile = path.join(tmpDir, 'switchyard.log');
-    const nodeArgs = [...profileArgs('switchyard'), ...args['server-node-flags'].split(' ').filter(Boolean)];
+    const nodeArgs = [...profileArgs('switchyard'), ...START.flags, ...args['server-node-flags'].split(' ').filter(Boolean)];
     const sy = startChild('switchyard', [...nodeArgs, MAIN_JS], {
       cpu: 0,
       logFile,
@@ -649,6 +667,7 @@ async function main() {
         SESSION_SECRET: 'bench-session-secret-bench-session-secret',
         ROOT_INITIAL_QUOTA: '10000000000',
         NODE_ENV: 'production',
+        ...START.env,
         ...(args['server-node-options'] ? { NODE_OPTIONS: args['server-node-options'] } : {}),
       },
     });
@@ -749,7 +768,7 @@ Overwritten by every full run.
   written back-to-back with no delay. Every target gets the same request bytes and returns the same answer bytes.
 - **Targets**: *direct* = the mock itself; *minimal* = \`bench/minimal-relay.mjs\`, a plain node:http server piping
   each request to the mock over a keep-alive \`http.Agent\` (the floor for "a Node process in the path");
-  *switchyard* = \`node server/dist/main.js\` (SQLite in a temp dir, LOG_LEVEL=warn), set up through its console API
+  *switchyard* = the server as \`npm start\` runs it (\`${START.text}\`; SQLite in a temp dir, LOG_LEVEL=warn), set up through its console API
   (login as root, an unlimited token, one OpenAI channel pointing at the mock): token auth, quota reservation,
   batched settlement and consume logs are all on, as in production.
 - **Throughput and latency**: autocannon, ${CFG.warmupS} s warm-up then ${CFG.durationS} s measured, at 1 and

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { USER_STATUS, type LoginUser } from '@switchyard/shared';
 import type { UserRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
-import { verifyPassword } from '../auth/password.js';
+import { UNKNOWN_USER_HASH, verifyPassword } from '../auth/password.js';
 import { closeSession, openSession } from '../auth/session.js';
 import { findUserByUsername } from '../store/users.js';
 import { ok, parse } from './envelope.js';
@@ -33,7 +33,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     if (!username || !password) throw fail('请输入用户名和密码！');
     const user = await findUserByUsername(db.kysely, username);
     // Verify even for unknown users so timing does not reveal which usernames exist.
-    const valid = await verifyPassword(password, user?.password ?? 'scrypt$16384$8$1$AAAA$AAAA');
+    const valid = await verifyPassword(password, user?.password ?? UNKNOWN_USER_HASH);
     if (!user || !valid || user.deleted_at !== null) throw fail('用户名或密码错误，或用户已被封禁');
     if (user.status !== USER_STATUS.ENABLED) throw fail('用户名或密码错误，或用户已被封禁');
     openSession(reply, user, config.sessionCookieSecure);

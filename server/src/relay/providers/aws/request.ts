@@ -1,5 +1,3 @@
-import { Sha256 } from '@aws-crypto/sha256-js';
-import { SignatureV4 } from '@smithy/signature-v4';
 import type { UpstreamCall, UpstreamRequest } from '../../types.js';
 import { claudeExtraHeaders } from '../claude/provider.js';
 import { parseAwsKey, type AwsKey } from './key.js';
@@ -44,6 +42,8 @@ export async function signBedrockRequest(
   key: AwsKey,
   signingDate = new Date(),
 ): Promise<Record<string, string>> {
+  // Loaded on first use: a gateway without AWS channels does not keep the signer in memory.
+  const [{ Sha256 }, { SignatureV4 }] = await Promise.all([import('@aws-crypto/sha256-js'), import('@smithy/signature-v4')]);
   const u = new URL(url);
   const signer = new SignatureV4({
     service: SIGNING_SERVICE,

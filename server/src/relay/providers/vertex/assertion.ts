@@ -1,4 +1,3 @@
-import { importPKCS8, SignJWT } from 'jose';
 import type { ServiceAccount } from './key.js';
 
 export const CLOUD_PLATFORM_SCOPE = 'https://www.googleapis.com/auth/cloud-platform';
@@ -10,6 +9,8 @@ export const ASSERTION_LIFETIME_SECONDS = 3600;
  * key file's private key, its key id in the header.
  */
 export async function signAssertion(sa: ServiceAccount, nowSeconds: number): Promise<string> {
+  // Loaded on first use: a gateway without Vertex channels does not keep jose in memory.
+  const { importPKCS8, SignJWT } = await import('jose');
   const key = await importPKCS8(sa.privateKey, 'RS256');
   return new SignJWT({ scope: CLOUD_PLATFORM_SCOPE })
     .setProtectedHeader({ alg: 'RS256', typ: 'JWT', kid: sa.privateKeyId })

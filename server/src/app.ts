@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
@@ -17,7 +18,8 @@ import { AppError } from './lib/errors.js';
 import { consoleRoutes } from './console/index.js';
 import { AuthCache } from './cache/auth-cache.js';
 import { createRelayServices } from './relay/services.js';
-import { isRelayUrl, relayRoutes, sendError } from './relay/routes/index.js';
+import { isRelayUrl, RELAY_ENDPOINTS, relayRoutes, sendError } from './relay/routes/index.js';
+import { compileTrust, RelayLane } from './relay/lane.js';
 import { RelayError } from './relay/errors.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
@@ -42,13 +44,24 @@ function consoleErrorBody(message: string) {
 }
 
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
+  // Relay calls reach the relay lane first (relay/lane.ts); it is made once the app's services exist.
+  let lane: RelayLane | null = null;
   const app = Fastify({
     logger: opts.logger ?? { level: config.logLevel },
     // Relay calls are recorded by their consume logs (and their failures by the relay's error handler), so they
     // get no access-log lines: two JSON lines per call would cost more than the rest of the relay's bookkeeping.
     logController: new LogController({ disableRequestLogging: (request: { url: string }) => isRelayUrl(request.url) }),
     bodyLimit: config.bodyLimit,
-    trustProxy: true,
+    trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    serverFactory: (handler) => {
+      const server = http.createServer((req, res) => {
+        if (!lane?.take(req, res)) handler(req, res);
+      });
+      // What Fastify sets on a server of its own: no limit on receiving a request, its keep-alive time.
+      server.requestTimeout = 0;
+      server.keepAliveTimeout = 72_000;
+      return server;
+    },
   });
 
   const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath));
@@ -136,6 +149,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(consoleRoutes, { prefix: '/api' });
   await app.register(relayRoutes);
+  const relayLane = new RelayLane(app.ctx, RELAY_ENDPOINTS, { bodyLimit: config.bodyLimit, trust: compileTrust(config.trustedProxies) });
+  app.addHook('preClose', () => relayLane.close(app.server));
+  lane = relayLane;
 
   await app.register(fastifyStatic, {
     root: config.portalDir,

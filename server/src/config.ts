@@ -28,6 +28,12 @@ export interface Config {
   bodyLimit: number;
   /** Quota given to the root account on first start. */
   rootInitialQuota: number;
+  /**
+   * Peers whose X-Forwarded-For is believed (TRUSTED_PROXIES): addresses, CIDRs and the words loopback, linklocal,
+   * uniquelocal. Anyone else's header is ignored, so a client on the internet cannot pick the address that token
+   * IP allow lists and logs see.
+   */
+  trustedProxies: string[];
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -37,6 +43,18 @@ function int(value: string | undefined, fallback: number): number {
   const n = Number.parseInt(value, 10);
   if (!Number.isFinite(n)) throw new Error(`not a number: ${value}`);
   return n;
+}
+
+/** Reverse proxies on the same host or a private network are trusted unless told otherwise. */
+const DEFAULT_TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
+
+function trustedProxies(value: string | undefined): string[] {
+  const list = (value ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (list.length === 0) return DEFAULT_TRUSTED_PROXIES;
+  return list.length === 1 && list[0] === 'none' ? [] : list;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -63,5 +81,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     portalDir: env.PORTAL_DIR ?? path.resolve(serverRoot, 'portal'),
     bodyLimit: int(env.MAX_REQUEST_BODY_MB, 32) * 1024 * 1024,
     rootInitialQuota: int(env.ROOT_INITIAL_QUOTA, 100_000_000),
+    trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
   };
 }

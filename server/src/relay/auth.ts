@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { effectiveTokenStatus, isAdmin, TOKEN_STATUS, USER_STATUS } from '@switchyard/shared';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import type { AppContext } from '../context.js';
@@ -16,8 +16,15 @@ export interface Caller {
 
 const deny = (status: number, message: string, code: string) => new RelayError(status, message, code);
 
+/** What the key check reads of a request (a relay exchange, or a Fastify request on the console's relay routes). */
+export interface KeyedRequest {
+  readonly headers: IncomingHttpHeaders;
+  readonly query: unknown;
+  readonly ip: string;
+}
+
 /** The first non-empty string header among names. */
-function header(request: FastifyRequest, ...names: string[]): string {
+function header(request: KeyedRequest, ...names: string[]): string {
   for (const name of names) {
     const v = request.headers[name];
     if (typeof v === 'string' && v.trim()) return v.trim();
@@ -29,7 +36,7 @@ function header(request: FastifyRequest, ...names: string[]): string {
  * The key as the client sent it, minus "sk-": Authorization Bearer (OpenAI, and current Anthropic SDKs), x-api-key
  * (Anthropic), x-goog-api-key or ?key= (Gemini), mj-api-secret (Midjourney proxies).
  */
-export function presentedKey(request: FastifyRequest): string {
+export function presentedKey(request: KeyedRequest): string {
   let key = header(request, 'authorization');
   if (key.toLowerCase().startsWith('bearer ')) key = key.slice(7).trim();
   if (!key || key === 'midjourney-proxy') key = header(request, 'x-api-key', 'x-goog-api-key', 'mj-api-secret');
@@ -41,7 +48,7 @@ export function presentedKey(request: FastifyRequest): string {
 }
 
 /** Token, user and group of a relay call; every refusal has its own message. */
-export async function authenticateToken(ctx: AppContext, request: FastifyRequest): Promise<Caller> {
+export async function authenticateToken(ctx: AppContext, request: KeyedRequest): Promise<Caller> {
   const presented = presentedKey(request);
   if (!presented) throw deny(401, '未提供令牌', 'missing_api_key');
   const [key, channelPart] = presented.split('-', 2);

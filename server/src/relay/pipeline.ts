@@ -1,7 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { LOG_TYPE } from '@switchyard/shared';
 import type { RoutedChannel } from '../cache/routing.js';
+import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
+import type { RelayExchange } from './exchange.js';
 import type { NewLog } from '../db/schema.js';
 import { reserveQuota, type Reservation } from '../store/quota.js';
 import type { Caller } from './auth.js';
@@ -29,8 +30,7 @@ export interface RelayInput {
   caller: Caller;
   /** The playground charges the user only and logs the token name playground-<group>. */
   playground: boolean;
-  request: FastifyRequest;
-  reply: FastifyReply;
+  ex: RelayExchange;
 }
 
 const RATE_LIMITED_MESSAGE = '当前分组上游负载已饱和，请稍后再试';
@@ -79,7 +79,8 @@ function pricingOf(ctx: AppContext, call: ClientCall, group: string): Pricing {
 }
 
 export async function relayCall(ctx: AppContext, input: RelayInput): Promise<void> {
-  const { call, caller, reply } = input;
+  const { call, caller, ex } = input;
+  const res = ex.res;
   const startedAt = Date.now();
   checkModelAllowed(caller.token, call.model);
   const pinned = caller.pinnedChannelId !== null ? pinnedChannel(ctx, caller.pinnedChannelId) : null;
@@ -100,12 +101,12 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   let cancel: (() => void) | null = null;
   let clientGone = false;
   const onClose = () => {
-    if (!reply.raw.writableFinished) {
+    if (!res.writableFinished) {
       clientGone = true;
       cancel?.();
     }
   };
-  reply.raw.on('close', onClose);
+  res.on('close', onClose);
 
   const chain: number[] = [];
   const tried = new Set<number>();
@@ -165,7 +166,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       const answer = outcome.answer;
       breaker.success(channel.id);
-      const delivering = deliver(provider, up, answer, reply, () => clientGone);
+      const delivering = deliver(provider, up, answer, res, () => clientGone);
       const delivery = delivering instanceof Promise ? await delivering : delivering;
       settle(ctx, input, { pricing, reservation, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
       return;
@@ -174,7 +175,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
     refund(ctx, reservation);
     throw err;
   } finally {
-    reply.raw.off('close', onClose);
+    res.off('close', onClose);
   }
   refund(ctx, reservation);
   if (clientGone) return;
@@ -186,32 +187,32 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
 function deliver(
   provider: Provider,
   up: UpstreamCall,
-  res: StreamedResponse | WholeAnswer,
-  reply: FastifyReply,
+  answer: StreamedResponse | WholeAnswer,
+  out: ServerResponse,
   clientGone: () => boolean,
 ): Delivery | Promise<Delivery> {
   const { call } = up;
   const client = clientFormat(call.format);
   const passthrough = up.converted === null;
-  if ('body' in res) {
-    const whole = res;
+  if ('body' in answer) {
+    const whole = answer;
     const codec = up.wire === 'openai' ? null : wireCodec(up.wire);
     if (passthrough) {
       const decode = codec ? (body: Buffer) => codec.decode(body, up) : undefined;
-      return deliverJson(call, whole, reply, { usage: (body) => client.usageFromJson(body, call), decode });
+      return deliverJson(call, whole, out, { usage: (body) => client.usageFromJson(body, call), decode });
     }
-    return deliverConvertedJson(call, whole, reply, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call) });
+    return deliverConvertedJson(call, whole, out, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call) });
   }
-  const streamed = res;
-  if (!call.stream) return deliverBinary(call, streamed, reply, clientGone);
+  const streamed = answer;
+  if (!call.stream) return deliverBinary(call, streamed, out, clientGone);
   const adapt = provider.streamAdapter?.(up);
-  if (passthrough) return deliverStream(call, streamed, reply, clientGone, client.streamMeter(call), adapt);
+  if (passthrough) return deliverStream(call, streamed, out, clientGone, client.streamMeter(call), adapt);
   const codec = {
     decoder: wireCodec(up.wire).streamDecoder(up),
     encoder: client.streamEncoder(call, estimatePromptTokens(call)),
     adapt,
   };
-  return deliverConvertedStream(call, streamed, reply, clientGone, codec);
+  return deliverConvertedStream(call, streamed, out, clientGone, codec);
 }
 
 const utf8 = new TextDecoder();
@@ -275,7 +276,7 @@ function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
 
 /** The consume log of a settled call. */
 function consumeLog(input: RelayInput, o: Outcome, cost: number, nothing: boolean): NewLog {
-  const { call, caller, request } = input;
+  const { call, caller, ex } = input;
   const { usage } = o.delivery;
   const described = pricingLog(o.pricing);
   // `other` is written as text: its pricing part is the same for every call at these prices.
@@ -306,7 +307,7 @@ function consumeLog(input: RelayInput, o: Outcome, cost: number, nothing: boolea
     channel_id: o.channel.id,
     token_id: caller.token?.id ?? 0,
     group: caller.group,
-    ip: request.ip,
+    ip: ex.ip,
     other: `${other}}`,
   };
 }

@@ -1,5 +1,4 @@
-import type { FastifyReply } from 'fastify';
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { upstreamError } from './errors.js';
 import type { ChunkEncoder, StreamMeter } from './formats/client.js';
 import { canonicalForCounting } from './formats/index.js';
@@ -64,15 +63,14 @@ export function countPromptTokens(call: ClientCall): number {
  * Writes a streamed body to the client as it arrives: `write` turns each upstream chunk into bytes for the client;
  * when the client's socket is full the upstream is paused until it drains. Resolves with how the body ended.
  */
-function pump(res: StreamedResponse, reply: FastifyReply, clientGone: () => boolean, write: (chunk: Buffer) => Buffer | string): Promise<BodyEnd> {
-  const raw = reply.raw;
+function pump(res: StreamedResponse, raw: ServerResponse, clientGone: () => boolean, write: (chunk: Buffer) => Buffer | string): Promise<BodyEnd> {
   const onDrain = () => res.resume();
   raw.on('drain', onDrain);
   return res
     .consume((chunk) => {
       if (clientGone()) return false;
-      const out = write(chunk);
-      return out.length === 0 || raw.write(out);
+      const bytes = write(chunk);
+      return bytes.length === 0 || raw.write(bytes);
     })
     .finally(() => raw.off('drain', onDrain));
 }
@@ -92,20 +90,19 @@ const GONE_NOTE = '客户端断开，按已生成内容计费';
 export async function deliverStream(
   call: ClientCall,
   res: StreamedResponse,
-  reply: FastifyReply,
+  out: ServerResponse,
   clientGone: () => boolean,
   meter: StreamMeter,
   adapt?: (chunk: Buffer) => Buffer,
 ): Promise<Delivery> {
-  reply.hijack();
-  reply.raw.writeHead(200, SSE_HEADERS);
-  const end = await pump(res, reply, clientGone, adapt ? (chunk) => meter.push(adapt(chunk)) : (chunk) => meter.push(chunk));
+  out.writeHead(200, SSE_HEADERS);
+  const end = await pump(res, out, clientGone, adapt ? (chunk) => meter.push(adapt(chunk)) : (chunk) => meter.push(chunk));
   // The upstream went away or went silent past STREAMING_TIMEOUT; the client keeps what it got.
   const cut = end === 'failed' && !clientGone();
   const completed = !clientGone();
   if (completed) {
     const rest = meter.finish(cut);
-    reply.raw.end(rest.length > 0 ? rest : undefined);
+    out.end(rest.length > 0 ? rest : undefined);
   }
   let usage = meter.usage;
   let note = '';
@@ -174,33 +171,32 @@ function chatUsageOf(u: Usage): ChatUsage {
 export async function deliverConvertedStream(
   call: ClientCall,
   res: StreamedResponse,
-  reply: FastifyReply,
+  out: ServerResponse,
   clientGone: () => boolean,
   codec: { decoder: ChunkDecoder; encoder: ChunkEncoder; adapt?: (chunk: Buffer) => Buffer },
 ): Promise<Delivery> {
   const { decoder, encoder, adapt } = codec;
   const tally = new ChunkTally(call.model);
   const encode = (chunks: ChatChunk[]): string => {
-    let out = '';
+    let text = '';
     for (const c of chunks) {
       tally.add(c);
-      out += encoder.push(c);
+      text += encoder.push(c);
     }
-    return out;
+    return text;
   };
-  reply.hijack();
-  reply.raw.writeHead(200, SSE_HEADERS);
-  const end = await pump(res, reply, clientGone, (chunk) => {
+  out.writeHead(200, SSE_HEADERS);
+  const end = await pump(res, out, clientGone, (chunk) => {
     // A decoder that met the upstream's error event takes nothing more: the stream is closed with the error below.
     if (decoder.failure) return '';
-    const out = encode(decoder.push(adapt ? adapt(chunk) : chunk));
+    const text = encode(decoder.push(adapt ? adapt(chunk) : chunk));
     if (decoder.failure) res.cancel();
-    return out;
+    return text;
   });
   const cut = end === 'failed' && !clientGone() && !decoder.failure;
   if (!cut && !clientGone() && !decoder.failure) {
     const rest = encode(decoder.finish());
-    if (rest && !clientGone()) reply.raw.write(rest);
+    if (rest && !clientGone()) out.write(rest);
   }
   const completed = !clientGone();
   let usage: Usage | null = tally.usage ? usageOfChat(tally.usage) : null;
@@ -211,9 +207,9 @@ export async function deliverConvertedStream(
   }
   if (completed) {
     const failure = decoder.failure;
-    if (failure) reply.raw.end(encoder.error(502, failure.message));
-    else if (cut) reply.raw.end(encoder.error(502, '上游连接中断'));
-    else reply.raw.end(encoder.finish(chatUsageOf(usage)));
+    if (failure) out.end(encoder.error(502, failure.message));
+    else if (cut) out.end(encoder.error(502, '上游连接中断'));
+    else out.end(encoder.finish(chatUsageOf(usage)));
   }
   return { usage, firstTokenAt: tally.firstTokenAt, completed, note };
 }
@@ -225,14 +221,13 @@ export async function deliverConvertedStream(
 export function deliverJson(
   call: ClientCall,
   res: WholeAnswer,
-  reply: FastifyReply,
+  out: ServerResponse,
   read: { usage: (body: Buffer) => Usage | null; decode?: (body: Buffer) => Record<string, unknown> },
 ): Delivery {
   const { body } = res;
   const firstTokenAt = Date.now();
-  reply.hijack();
-  reply.raw.writeHead(res.statusCode, copyHeaders(res, { 'content-length': String(body.length) }));
-  reply.raw.end(body);
+  out.writeHead(res.statusCode, copyHeaders(res, { 'content-length': String(body.length) }));
+  out.end(body);
   // Usage is read after the answer went out: only the usage object is parsed, unless it must be counted here.
   const usage = read.usage(body);
   if (usage) return { usage, firstTokenAt, completed: true, note: '' };
@@ -249,7 +244,7 @@ export function deliverJson(
 export function deliverConvertedJson(
   call: ClientCall,
   res: WholeAnswer,
-  reply: FastifyReply,
+  out: ServerResponse,
   convert: { decode: (body: Buffer) => Record<string, unknown>; encode: (answer: Record<string, unknown>) => Record<string, unknown> },
 ): Delivery {
   const firstTokenAt = Date.now();
@@ -262,10 +257,9 @@ export function deliverConvertedJson(
   const reported = readUsage(answer.usage);
   const usage = reported ?? countedUsage(call, answer);
   if (!reported && call.mode === 'chat') answer.usage = chatUsageOf(usage);
-  const out = Buffer.from(JSON.stringify(convert.encode(answer)));
-  reply.hijack();
-  reply.raw.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(out.length) });
-  reply.raw.end(out);
+  const bytes = Buffer.from(JSON.stringify(convert.encode(answer)));
+  out.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
+  out.end(bytes);
   return { usage, firstTokenAt, completed: true, note: reported ? '' : UNREPORTED_NOTE };
 }
 
@@ -289,13 +283,12 @@ function countedUsage(call: ClientCall, answer: Record<string, unknown>): Usage 
 }
 
 /** Binary answers (speech): piped through as they come. */
-export async function deliverBinary(call: ClientCall, res: StreamedResponse, reply: FastifyReply, clientGone: () => boolean): Promise<Delivery> {
-  reply.hijack();
-  reply.raw.writeHead(res.statusCode, copyHeaders(res));
+export async function deliverBinary(call: ClientCall, res: StreamedResponse, out: ServerResponse, clientGone: () => boolean): Promise<Delivery> {
+  out.writeHead(res.statusCode, copyHeaders(res));
   const firstTokenAt = Date.now();
   // A cut upstream: the client keeps what it got.
-  await pump(res, reply, clientGone, (chunk) => chunk);
+  await pump(res, out, clientGone, (chunk) => chunk);
   const completed = !clientGone();
-  if (completed) reply.raw.end();
+  if (completed) out.end();
   return { usage: { promptTokens: countPromptTokens(call), completionTokens: 0, cachedTokens: 0 }, firstTokenAt, completed, note: '' };
 }

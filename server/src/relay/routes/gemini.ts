@@ -1,4 +1,3 @@
-import type { FastifyPluginAsync } from 'fastify';
 import { authenticateToken } from '../auth.js';
 import { parseJsonObject } from '../calls.js';
 import { parseGeminiCall, splitModelAction } from '../formats/gemini/call.js';
@@ -6,8 +5,8 @@ import { geminiToChat } from '../formats/gemini/to-chat.js';
 import type { GeminiRequest } from '../formats/gemini/types.js';
 import { relayCall } from '../pipeline.js';
 import { countChatPromptTokens } from '../tokenizer.js';
-
-const config = { format: 'gemini' as const };
+import { sendJson } from '../exchange.js';
+import type { RelayEndpoint } from './endpoint.js';
 
 /** countTokens takes either {contents} or {generateContentRequest: {...}}. */
 function countTokens(body: Record<string, unknown>, model: string): number {
@@ -17,17 +16,16 @@ function countTokens(body: Record<string, unknown>, model: string): number {
 }
 
 /** Gemini's API: POST /v1beta/models/{model}:{action}; key from x-goog-api-key, ?key= or Bearer; errors in Gemini's shape. */
-export const geminiRoutes: FastifyPluginAsync = async (app) => {
-  const ctx = app.ctx;
-  for (const prefix of ['/v1beta', '/v1beta1', '/v1']) {
-    app.post(`${prefix}/models/:modelAction`, { config }, async (request, reply) => {
-      const caller = await authenticateToken(ctx, request);
-      const { model, action } = splitModelAction((request.params as { modelAction: string }).modelAction);
-      if (action === 'countTokens') {
-        return { totalTokens: countTokens(parseJsonObject(request.body as Buffer | undefined), model) };
-      }
-      const call = parseGeminiCall(model, action, request.body as Buffer | undefined);
-      await relayCall(ctx, { call, caller, playground: false, request, reply });
-    });
-  }
-};
+export const geminiEndpoints: RelayEndpoint[] = ['/v1beta', '/v1beta1', '/v1'].map((prefix) => ({
+  path: `${prefix}/models/:modelAction`,
+  format: 'gemini',
+  async handle(ctx, ex, modelAction) {
+    const caller = await authenticateToken(ctx, ex);
+    const { model, action } = splitModelAction(modelAction);
+    if (action === 'countTokens') {
+      sendJson(ex.res, 200, { totalTokens: countTokens(parseJsonObject(ex.body), model) });
+      return;
+    }
+    await relayCall(ctx, { call: parseGeminiCall(model, action, ex.body), caller, playground: false, ex });
+  },
+}));

@@ -1,11 +1,15 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
 import type { AppError } from '../../lib/errors.js';
 import { RelayError } from '../errors.js';
-import { claudeRoutes } from './claude.js';
-import { geminiRoutes } from './gemini.js';
+import { claudeEndpoints, claudeRoutes } from './claude.js';
+import { registerEndpoints, type RelayEndpoint } from './endpoint.js';
+import { geminiEndpoints } from './gemini.js';
 import { modelRoutes } from './models.js';
-import { openAIRoutes } from './openai.js';
+import { openAIEndpoints, openAIExtraRoutes } from './openai.js';
 import { formatOf, sendError, toRelayError } from './send-error.js';
+
+/** Every POST that relays a call, in every client format: Fastify routes, and the relay lane's table. */
+export const RELAY_ENDPOINTS: readonly RelayEndpoint[] = [...openAIEndpoints, ...claudeEndpoints, ...geminiEndpoints];
 
 export { sendError } from './send-error.js';
 
@@ -29,8 +33,8 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
     sendError(reply, err, formatOf(request));
   });
 
-  await app.register(openAIRoutes);
+  registerEndpoints(app, RELAY_ENDPOINTS);
+  await app.register(openAIExtraRoutes);
   await app.register(claudeRoutes);
-  await app.register(geminiRoutes);
   await app.register(modelRoutes);
 };

@@ -3,9 +3,11 @@ import { authenticate } from '../../auth/guard.js';
 import { authenticateToken, type Caller } from '../auth.js';
 import { parseJsonCall, parseMultipartCall } from '../calls.js';
 import { RelayError } from '../errors.js';
+import { fastifyExchange } from '../exchange.js';
 import { parseResponsesCall } from '../formats/responses/call.js';
 import { relayCall } from '../pipeline.js';
 import type { Mode } from '../types.js';
+import { guarded, type RelayEndpoint } from './endpoint.js';
 import { sendError } from './send-error.js';
 
 /** Client-facing endpoints in OpenAI's format. */
@@ -51,35 +53,45 @@ async function playgroundCaller(app: FastifyInstance, request: FastifyRequest, r
   return { token: null, user, group, pinnedChannelId: null };
 }
 
-/** OpenAI's endpoints (and the console playground, which speaks OpenAI's chat). */
-export const openAIRoutes: FastifyPluginAsync = async (app) => {
+/** OpenAI's endpoints that relay a call. */
+export const openAIEndpoints: RelayEndpoint[] = [
+  ...JSON_ENDPOINTS.map(([path, mode]): RelayEndpoint => ({
+    path,
+    format: 'openai',
+    async handle(ctx, ex) {
+      const caller = await authenticateToken(ctx, ex);
+      await relayCall(ctx, { call: parseJsonCall(mode, ex.body), caller, playground: false, ex });
+    },
+  })),
+  ...MULTIPART_ENDPOINTS.map(([path, mode]): RelayEndpoint => ({
+    path,
+    format: 'openai',
+    async handle(ctx, ex) {
+      const caller = await authenticateToken(ctx, ex);
+      const call = await parseMultipartCall(mode, ex.body, String(ex.headers['content-type'] ?? ''));
+      await relayCall(ctx, { call, caller, playground: false, ex });
+    },
+  })),
+  {
+    path: '/v1/responses',
+    format: 'responses',
+    async handle(ctx, ex) {
+      const caller = await authenticateToken(ctx, ex);
+      await relayCall(ctx, { call: parseResponsesCall(ex.body), caller, playground: false, ex });
+    },
+  },
+];
+
+/** The console playground (OpenAI's chat, signed in by session) and the OpenAI calls not relayed yet. */
+export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
-  for (const [url, mode] of JSON_ENDPOINTS) {
-    app.post(url, async (request, reply) => {
-      const caller = await authenticateToken(ctx, request);
-      const call = parseJsonCall(mode, request.body as Buffer | undefined);
-      await relayCall(ctx, { call, caller, playground: false, request, reply });
-    });
-  }
-
-  for (const [url, mode] of MULTIPART_ENDPOINTS) {
-    app.post(url, async (request, reply) => {
-      const caller = await authenticateToken(ctx, request);
-      const call = await parseMultipartCall(mode, request.body as Buffer | undefined, String(request.headers['content-type'] ?? ''));
-      await relayCall(ctx, { call, caller, playground: false, request, reply });
-    });
-  }
-
-  app.post('/v1/responses', { config: { format: 'responses' } }, async (request, reply) => {
-    const caller = await authenticateToken(ctx, request);
-    const call = parseResponsesCall(request.body as Buffer | undefined);
-    await relayCall(ctx, { call, caller, playground: false, request, reply });
-  });
-
   app.post('/pg/chat/completions', async (request, reply) => {
-    const call = parseJsonCall('chat', request.body as Buffer | undefined);
-    const caller = await playgroundCaller(app, request, call.json?.group);
-    await relayCall(ctx, { call, caller, playground: true, request, reply });
+    const ex = fastifyExchange(request, reply);
+    await guarded(ctx, ex, 'openai', async () => {
+      const call = parseJsonCall('chat', ex.body);
+      const caller = await playgroundCaller(app, request, call.json?.group);
+      await relayCall(ctx, { call, caller, playground: true, ex });
+    });
   });
 
   for (const [method, url] of NOT_IMPLEMENTED) {

@@ -1,4 +1,4 @@
-import type { FastifyRequest } from 'fastify';
+import type { IncomingHttpHeaders } from 'node:http';
 import { bad, parseJsonObject, positiveInt } from '../../calls.js';
 import type { ClientCall } from '../../types.js';
 
@@ -6,7 +6,7 @@ import type { ClientCall } from '../../types.js';
 const PASS_HEADERS = ['anthropic-version', 'anthropic-beta'];
 
 /** A Claude Messages request (POST /v1/messages), checked for what Anthropic requires. */
-export function parseClaudeCall(raw: Buffer | undefined, headers: FastifyRequest['headers']): ClientCall {
+export function parseClaudeCall(raw: Buffer | undefined, headers: IncomingHttpHeaders): ClientCall {
   const body = parseJsonObject(raw);
   if (typeof body.model !== 'string' || !body.model.trim()) throw bad('model: Field required', 'model_required');
   if (!Array.isArray(body.messages)) throw bad('messages: Field required');

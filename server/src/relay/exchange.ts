@@ -1,0 +1,40 @@
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/**
+ * One relay call as the relay sees it: the request's headers, query, body and client address, and the response it
+ * writes itself (nothing else writes to it). Built from a Fastify route (the console's server, `app.inject` in
+ * tests) or from the relay's own lane (relay/lane.ts), so both run the very same endpoint code.
+ */
+export interface RelayExchange {
+  readonly headers: IncomingHttpHeaders;
+  readonly query: Readonly<Record<string, unknown>>;
+  readonly body: Buffer | undefined;
+  /** The client's address (proxies trusted as configured). */
+  readonly ip: string;
+  /** Names the call in the server's log. */
+  readonly id: string;
+  readonly res: ServerResponse;
+}
+
+/** A Fastify route's request as an exchange; the reply is handed over to the relay (hijacked). */
+export function fastifyExchange(request: FastifyRequest, reply: FastifyReply): RelayExchange {
+  reply.hijack();
+  return {
+    headers: request.headers,
+    query: (request.query ?? {}) as Record<string, unknown>,
+    body: request.body as Buffer | undefined,
+    get ip() {
+      return request.ip;
+    },
+    id: request.id,
+    res: reply.raw,
+  };
+}
+
+/** A small JSON answer (count_tokens and the like), written by the relay itself. */
+export function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}

@@ -1,0 +1,55 @@
+import type { ServerResponse } from 'node:http';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { AppContext } from '../../context.js';
+import type { AppError } from '../../lib/errors.js';
+import { RelayError } from '../errors.js';
+import { fastifyExchange, type RelayExchange } from '../exchange.js';
+import { clientFormat } from '../formats/index.js';
+import type { ErrorFields } from '../formats/client.js';
+import type { ClientFormat } from '../types.js';
+import { toRelayError } from './send-error.js';
+
+/**
+ * A client-facing relay call: a POST at a path (one trailing `:param` segment allowed), the format its errors take,
+ * and the code that answers it. Each is served both as a Fastify route and by the relay lane.
+ */
+export interface RelayEndpoint {
+  path: string;
+  format: ClientFormat;
+  handle(ctx: AppContext, ex: RelayExchange, param: string): Promise<void>;
+}
+
+/** An error in the caller's format, or the end of an answer already under way. */
+export function writeError(res: ServerResponse, err: ErrorFields, format: ClientFormat): void {
+  if (res.headersSent) {
+    res.end();
+    return;
+  }
+  const text = clientFormat(format).errorBody(err);
+  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
+  res.end(text);
+}
+
+/** Runs a relay call; whatever it throws is answered in the caller's format (and logged when it is ours). */
+export async function guarded(ctx: AppContext, ex: RelayExchange, format: ClientFormat, run: () => Promise<void>): Promise<void> {
+  try {
+    await run();
+  } catch (error) {
+    const err = toRelayError(error as FastifyError | AppError);
+    if (err.status >= 500 && !(error instanceof RelayError)) ctx.log.error({ err: error, reqId: ex.id }, 'relay error');
+    writeError(ex.res, err, format);
+  }
+}
+
+/** The endpoints as Fastify routes (the lane takes the same calls before they reach Fastify on a listening server). */
+export function registerEndpoints(app: FastifyInstance, endpoints: readonly RelayEndpoint[]): void {
+  const ctx = app.ctx;
+  for (const endpoint of endpoints) {
+    const param = /:(\w+)$/.exec(endpoint.path)?.[1];
+    app.post(endpoint.path, { config: { format: endpoint.format } }, async (request, reply) => {
+      const ex = fastifyExchange(request, reply);
+      const value = param ? (request.params as Record<string, string>)[param] : '';
+      await guarded(ctx, ex, endpoint.format, () => endpoint.handle(ctx, ex, value));
+    });
+  }
+}

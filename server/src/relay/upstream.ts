@@ -103,29 +103,18 @@ function abortError(): Error {
   return new DOMException('This operation was aborted', 'AbortError');
 }
 
-/** Collects one answer; the legacy handler interface is undici's cheapest (no controller, raw headers). */
-class BufferingHandler extends LazyHeaders implements Dispatcher.DispatchHandler, BufferedCall, WholeAnswer {
-  answer: Promise<WholeAnswer>;
-  statusCode = 0;
-  body: Buffer = EMPTY;
-  private resolveAnswer!: (r: WholeAnswer) => void;
-  private rejectAnswer!: (err: Error) => void;
-  private abort: ((err?: Error) => void) | null = null;
-  private chunks: Buffer[] = [];
-  private gotHead = false;
-  private finished = false;
-  private cancelled = false;
-
-  constructor() {
-    super();
-    this.answer = new Promise<WholeAnswer>((resolve, reject) => {
-      this.resolveAnswer = resolve;
-      this.rejectAnswer = reject;
-    });
-  }
+/**
+ * What both handlers share: the raw headers, and the abort function undici hands over, used when the caller cancels.
+ * The legacy handler interface is undici's cheapest (no controller, raw headers).
+ */
+abstract class CancellableHandler extends LazyHeaders {
+  protected abort: ((err?: Error) => void) | null = null;
+  protected cancelled = false;
+  /** The answer ended, whole or not: nothing left to cancel. */
+  protected over = false;
 
   cancel(): void {
-    if (this.finished || this.cancelled) return;
+    if (this.over || this.cancelled) return;
     this.cancelled = true;
     if (this.abort) this.abort(abortError());
   }
@@ -136,6 +125,25 @@ class BufferingHandler extends LazyHeaders implements Dispatcher.DispatchHandler
       return;
     }
     this.abort = abort;
+  }
+}
+
+/** Collects one answer. */
+class BufferingHandler extends CancellableHandler implements Dispatcher.DispatchHandler, BufferedCall, WholeAnswer {
+  answer: Promise<WholeAnswer>;
+  statusCode = 0;
+  body: Buffer = EMPTY;
+  private resolveAnswer!: (r: WholeAnswer) => void;
+  private rejectAnswer!: (err: Error) => void;
+  private chunks: Buffer[] = [];
+  private gotHead = false;
+
+  constructor() {
+    super();
+    this.answer = new Promise<WholeAnswer>((resolve, reject) => {
+      this.resolveAnswer = resolve;
+      this.rejectAnswer = reject;
+    });
   }
 
   onHeaders(statusCode: number, rawHeaders: Buffer[]): boolean {
@@ -152,7 +160,7 @@ class BufferingHandler extends LazyHeaders implements Dispatcher.DispatchHandler
   }
 
   onComplete(): void {
-    this.finished = true;
+    this.over = true;
     this.abort = null;
     const { chunks } = this;
     this.body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
@@ -161,8 +169,8 @@ class BufferingHandler extends LazyHeaders implements Dispatcher.DispatchHandler
   }
 
   onError(err: Error): void {
-    if (this.finished) return;
-    this.finished = true;
+    if (this.over) return;
+    this.over = true;
     this.abort = null;
     this.chunks = [];
     this.rejectAnswer(this.gotHead ? new UpstreamCut(this.statusCode, this.headers, err) : err);
@@ -174,16 +182,14 @@ const utf8 = new TextDecoder();
 const EARLY_LIMIT = 64 * 1024;
 
 /** Passes an answer on chunk by chunk; chunks that arrive before a consumer is attached wait (the call pauses). */
-class StreamingHandler extends LazyHeaders implements Dispatcher.DispatchHandler, StreamingCall, StreamedResponse {
+class StreamingHandler extends CancellableHandler implements Dispatcher.DispatchHandler, StreamingCall, StreamedResponse {
   head: Promise<StreamedResponse>;
   statusCode = 0;
   private resolveHead!: (r: StreamedResponse) => void;
   private rejectHead!: (err: Error) => void;
-  private abort: ((err?: Error) => void) | null = null;
   private resumeUpstream: (() => void) | null = null;
   private gotHead = false;
   private ended: BodyEnd | null = null;
-  private cancelled = false;
   /** Chunks that came before consume() (or text()) was called. */
   private early: Buffer[] = [];
   private earlyBytes = 0;
@@ -196,12 +202,6 @@ class StreamingHandler extends LazyHeaders implements Dispatcher.DispatchHandler
       this.resolveHead = resolve;
       this.rejectHead = reject;
     });
-  }
-
-  cancel(): void {
-    if (this.ended || this.cancelled) return;
-    this.cancelled = true;
-    if (this.abort) this.abort(abortError());
   }
 
   consume(onChunk: (chunk: Buffer) => boolean): Promise<BodyEnd> {
@@ -252,14 +252,6 @@ class StreamingHandler extends LazyHeaders implements Dispatcher.DispatchHandler
     resolve(end);
   }
 
-  onConnect(abort: (err?: Error) => void): void {
-    if (this.cancelled) {
-      abort(abortError());
-      return;
-    }
-    this.abort = abort;
-  }
-
   onHeaders(statusCode: number, rawHeaders: Buffer[], resume: () => void): boolean {
     if (statusCode < 200) return true; // informational: the answer follows
     this.statusCode = statusCode;
@@ -280,6 +272,7 @@ class StreamingHandler extends LazyHeaders implements Dispatcher.DispatchHandler
 
   onComplete(): void {
     this.ended = 'complete';
+    this.over = true;
     this.abort = null;
     if (this.early.length === 0) this.finish('complete');
   }
@@ -287,6 +280,7 @@ class StreamingHandler extends LazyHeaders implements Dispatcher.DispatchHandler
   onError(err: Error): void {
     if (this.ended) return;
     this.ended = 'failed';
+    this.over = true;
     this.abort = null;
     if (!this.gotHead) {
       this.rejectHead(err);

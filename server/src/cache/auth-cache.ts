@@ -13,6 +13,9 @@ interface Entry<T> {
   expires: number;
 }
 
+/** What cachedToken / cachedUser answer when the cache does not know (the async lookups then ask the database). */
+export const NOT_CACHED = Symbol('not cached');
+
 const TOKEN_TOPIC = 'token';
 const TOKENS_OF_USER_TOPIC = 'tokens-of-user';
 const USER_TOPIC = 'user';
@@ -29,6 +32,18 @@ export class AuthCache {
     bus.subscribe(TOKEN_TOPIC, (key) => this.tokens.delete(key));
     bus.subscribe(USER_TOPIC, (id) => this.users.delete(Number(id)));
     bus.subscribe(TOKENS_OF_USER_TOPIC, (id) => this.dropTokensOf(Number(id)));
+  }
+
+  /** The token from memory without waiting (undefined: known not to exist), or NOT_CACHED. */
+  cachedToken(key: string): TokenRow | undefined | typeof NOT_CACHED {
+    const hit = this.tokens.get(key);
+    return hit && hit.expires > Date.now() ? hit.value : NOT_CACHED;
+  }
+
+  /** The user from memory without waiting (undefined: known not to exist), or NOT_CACHED. */
+  cachedUser(id: number): UserRow | undefined | typeof NOT_CACHED {
+    const hit = this.users.get(id);
+    return hit && hit.expires > Date.now() ? hit.value : NOT_CACHED;
   }
 
   async token(key: string): Promise<TokenRow | undefined> {

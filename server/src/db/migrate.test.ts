@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import type { Db } from './connect.js';
@@ -20,6 +21,26 @@ describe.each(testDatabases())('migrations on $name', (database) => {
     await migrateToLatest(db);
     const tables = (await db.kysely.introspection.getTables()).map((t) => t.name);
     for (const t of TABLES) expect(tables).toContain(t);
+  });
+
+  it('indexes logs for the console filters and nothing else (every index costs each consume log)', async () => {
+    await migrateToLatest(db);
+    const query =
+      db.dialect === 'sqlite'
+        ? sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'logs' and sql is not null`
+        : db.dialect === 'postgres'
+          ? sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'logs' and indexname <> 'logs_pkey'`
+          : sql<{ name: string }>`select distinct index_name as name from information_schema.statistics where table_schema = database() and table_name = 'logs' and index_name <> 'PRIMARY'`;
+    const names = (await query.execute(db.kysely)).rows.map((r) => r.name).sort();
+    expect(names).toEqual([
+      'logs_channel_time_idx',
+      'logs_created_at_idx',
+      'logs_model_time_idx',
+      'logs_token_name_time_idx',
+      'logs_type_time_idx',
+      'logs_user_time_idx',
+      'logs_username_time_idx',
+    ]);
   });
 
   it('stores bigint quota and reads it back as a number', async () => {

@@ -3,6 +3,7 @@ import type { Db, Dialect } from './connect.js';
 import * as initial from './migrations/001_initial.js';
 import * as topUpQuota from './migrations/002_top_up_quota.js';
 import * as logIndexes from './migrations/003_log_indexes.js';
+import * as dropLogTokenIndex from './migrations/004_drop_log_token_index.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -12,6 +13,7 @@ const migrations: Record<string, DialectMigration> = {
   '001_initial': initial,
   '002_top_up_quota': topUpQuota,
   '003_log_indexes': logIndexes,
+  '004_drop_log_token_index': dropLogTokenIndex,
 };
 
 class StaticProvider implements MigrationProvider {

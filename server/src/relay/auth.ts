@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { effectiveTokenStatus, isAdmin, TOKEN_STATUS, USER_STATUS } from '@switchyard/shared';
 import type { TokenRow, UserRow } from '../db/schema.js';
 import type { AppContext } from '../context.js';
+import { NOT_CACHED } from '../cache/auth-cache.js';
 import { RelayError } from './errors.js';
 import { ipAllowed } from './ip-allow.js';
 
@@ -47,12 +48,20 @@ export function presentedKey(request: KeyedRequest): string {
   return key.startsWith('sk-') ? key.slice(3) : key;
 }
 
-/** Token, user and group of a relay call; every refusal has its own message. */
-export async function authenticateToken(ctx: AppContext, request: KeyedRequest): Promise<Caller> {
+/**
+ * Token, user and group of a relay call; every refusal has its own message. Answered without waiting when the token
+ * and its user are in memory (almost always), else after reading them.
+ */
+export function authenticateToken(ctx: AppContext, request: KeyedRequest): Caller | Promise<Caller> {
   const presented = presentedKey(request);
   if (!presented) throw deny(401, '未提供令牌', 'missing_api_key');
   const [key, channelPart] = presented.split('-', 2);
-  const token = await ctx.authCache.token(key);
+  const token = ctx.authCache.cachedToken(key);
+  if (token === NOT_CACHED) return ctx.authCache.token(key).then((t) => withToken(ctx, request, t, channelPart));
+  return withToken(ctx, request, token, channelPart);
+}
+
+function withToken(ctx: AppContext, request: KeyedRequest, token: TokenRow | undefined, channelPart: string | undefined): Caller | Promise<Caller> {
   if (!token) throw deny(401, '无效的令牌', 'invalid_api_key');
   const now = Math.floor(Date.now() / 1000);
   switch (effectiveTokenStatus(token, now)) {
@@ -65,8 +74,13 @@ export async function authenticateToken(ctx: AppContext, request: KeyedRequest):
     default:
       throw deny(401, '该令牌状态不可用', 'token_disabled');
   }
-  if (!ipAllowed(token.allow_ips, request.ip)) throw deny(403, '您的 IP 不在令牌允许访问的列表中', 'ip_not_allowed');
-  const user = await ctx.authCache.user(token.user_id);
+  if (token.allow_ips && !ipAllowed(token.allow_ips, request.ip)) throw deny(403, '您的 IP 不在令牌允许访问的列表中', 'ip_not_allowed');
+  const user = ctx.authCache.cachedUser(token.user_id);
+  if (user === NOT_CACHED) return ctx.authCache.user(token.user_id).then((u) => callerOf(ctx, token, u, channelPart));
+  return callerOf(ctx, token, user, channelPart);
+}
+
+function callerOf(ctx: AppContext, token: TokenRow, user: UserRow | undefined, channelPart: string | undefined): Caller {
   if (!user || user.deleted_at !== null) throw deny(401, '无效的令牌', 'invalid_api_key');
   if (user.status !== USER_STATUS.ENABLED) throw deny(403, '用户已被封禁', 'user_banned');
   let pinnedChannelId: number | null = null;

@@ -81,6 +81,7 @@ const CFG = {
   seqWarmup: QUICK ? 50 : 200,
   seqCount: QUICK ? 300 : 2000,
   seqMaxMs: QUICK ? 3000 : 8000,
+  seqRounds: QUICK ? 3 : 5,
   cpuCount: { nonstream: QUICK ? 3000 : 8000, stream: QUICK ? 2000 : 4000 },
   cpuReps: Math.max(1, Number(args['cpu-reps']) || 7),
   cpuMaxS: 60,
@@ -342,16 +343,16 @@ function pct(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))];
 }
 
-/** N sequential calls on one keep-alive connection: total time and time to the first body chunk, in µs. */
-async function sequential(target, mode) {
+/** Sequential calls on one keep-alive connection: total time and time to the first body chunk, in µs (unsorted). */
+async function sequential(target, mode, { warmup, count, maxMs }) {
   const client = new Client(target.url, { pipelining: 1, keepAliveTimeout: 60_000, headersTimeout: 10_000, bodyTimeout: 10_000 });
   const total = [];
   const ttfb = [];
   const headers = headersFor(target);
   const body = BODIES[mode];
-  const until = Date.now() + CFG.seqMaxMs;
+  const until = Date.now() + maxMs;
   try {
-    for (let i = 0; i < CFG.seqWarmup + CFG.seqCount && Date.now() < until; i++) {
+    for (let i = 0; i < warmup + count && Date.now() < until; i++) {
       const t0 = process.hrtime.bigint();
       const res = await client.request({ path: PATH, method: 'POST', headers, body });
       let first = 0n;
@@ -360,7 +361,7 @@ async function sequential(target, mode) {
       }
       const t1 = process.hrtime.bigint();
       if (res.statusCode !== 200) throw new Error(`${target.name} ${mode}: HTTP ${res.statusCode}`);
-      if (i >= CFG.seqWarmup) {
+      if (i >= warmup) {
         total.push(Number(t1 - t0) / 1000);
         ttfb.push(Number(first - t0) / 1000);
       }
@@ -368,16 +369,7 @@ async function sequential(target, mode) {
   } finally {
     await client.close();
   }
-  total.sort((a, b) => a - b);
-  ttfb.sort((a, b) => a - b);
-  return {
-    n: total.length,
-    p50: pct(total, 50),
-    p99: pct(total, 99),
-    mean: total.reduce((a, b) => a + b, 0) / total.length,
-    ttfbP50: pct(ttfb, 50),
-    ttfbP99: pct(ttfb, 99),
-  };
+  return { total, ttfb };
 }
 
 function cannon(target, mode, opts) {
@@ -443,8 +435,7 @@ async function measure(target, mode) {
     out.seq = { p50: NaN, p99: NaN, ttfbP50: NaN, ttfbP99: NaN };
     await cannon(target, mode, { connections: CFG.highConnections, duration: CFG.warmupS });
   } else {
-    log(`${target.name} ${mode}: sequential latency / TTFB (${CFG.seqCount} calls)`);
-    out.seq = await sequential(target, mode);
+    out.seq = { p50: NaN, p99: NaN, ttfbP50: NaN, ttfbP99: NaN }; // measured later, in interleaved rounds
   }
   for (const connections of args['cpu-only'] ? [] : [1, CFG.highConnections]) {
     log(`${target.name} ${mode}: autocannon c=${connections} (${CFG.warmupS} s warm-up + ${CFG.durationS} s)`);
@@ -456,6 +447,53 @@ async function measure(target, mode) {
   out.rssMaxMB = rssMax / 1024;
   out.foreignPct = foreign();
   return out;
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+/**
+ * Sequential latency of every target (direct included, the baseline of "added"), in interleaved rounds: each round
+ * times a block of sequential calls on each target back to back, the order turning every round, so the machine's
+ * slow spells fall on all of them. Per round: each relay's added p50 (its p50 minus direct's in the same round) and
+ * Switchyard's ratio to the minimal relay's; the verdict uses the median of those ratios. The table shows the
+ * percentiles of all rounds' calls pooled.
+ */
+async function measureLatency(targets, mode, results) {
+  const rounds = CFG.seqRounds;
+  const count = Math.ceil(CFG.seqCount / rounds);
+  log(`${mode}: sequential latency / TTFB, ${rounds} interleaved rounds x ${count} calls (${targets.map((t) => t.name).join(', ')})`);
+  const pooled = new Map(targets.map((t) => [t.name, { total: [], ttfb: [] }]));
+  const added = { total: [], ttfb: [] };
+  for (let round = 0; round < rounds; round++) {
+    const order = targets.slice(round % targets.length).concat(targets.slice(0, round % targets.length));
+    const p50 = new Map();
+    for (const target of order) {
+      const r = await sequential(target, mode, { warmup: CFG.seqWarmup, count, maxMs: CFG.seqMaxMs });
+      pooled.get(target.name).total.push(...r.total);
+      pooled.get(target.name).ttfb.push(...r.ttfb);
+      p50.set(target.name, { total: median(r.total), ttfb: median(r.ttfb) });
+    }
+    const d = p50.get('direct');
+    const sy = p50.get('switchyard');
+    const min = p50.get('minimal');
+    if (d && sy && min) {
+      added.total.push((sy.total - d.total) / (min.total - d.total));
+      added.ttfb.push((sy.ttfb - d.ttfb) / (min.ttfb - d.ttfb));
+    }
+  }
+  for (const [name, { total, ttfb }] of pooled) {
+    total.sort((a, b) => a - b);
+    ttfb.sort((a, b) => a - b);
+    results.find((x) => x.target === name && x.mode === mode).seq = {
+      n: total.length,
+      p50: pct(total, 50),
+      p99: pct(total, 99),
+      ttfbP50: pct(ttfb, 50),
+      ttfbP99: pct(ttfb, 99),
+      pairedRatio: added.total.length ? median(added.total) : NaN,
+      pairedTtfbRatio: added.ttfb.length ? median(added.ttfb) : NaN,
+    };
+  }
 }
 
 /**
@@ -594,13 +632,15 @@ function ratios(results, direct) {
     if (!d || args['cpu-only']) continue;
     const addS = s.seq.p50 - d.seq.p50;
     const addM = m.seq.p50 - d.seq.p50;
+    // As for CPU, the verdict is the median of the per-round ratios (all targets timed back to back each round).
+    const paired = s.seq.pairedRatio;
     // Latency is what other processes disturb most: flag a verdict taken while the machine was shared.
     const noisy = Math.max(s.foreignPct, m.foreignPct, d.foreignPct) > NOISY_PCT ? Math.max(s.foreignPct, m.foreignPct, d.foreignPct) : 0;
-    out.push({ what: `added latency p50 (c=1), ${mode}`, sy: addS, min: addM, unit: 'µs', ratio: addS / addM, target: 1.5, noisy });
+    out.push({ what: `added latency p50 (c=1), ${mode} (median of paired rounds)`, sy: addS, min: addM, unit: 'µs', ratio: Number.isFinite(paired) ? paired : addS / addM, target: 1.5, noisy });
     if (mode === 'stream') {
       const tS = s.seq.ttfbP50 - d.seq.ttfbP50;
       const tM = m.seq.ttfbP50 - d.seq.ttfbP50;
-      out.push({ what: 'added TTFB p50 (c=1), stream (info)', sy: tS, min: tM, unit: 'µs', ratio: tS / tM, target: NaN, noisy });
+      out.push({ what: 'added TTFB p50 (c=1), stream (median of paired rounds, info)', sy: tS, min: tM, unit: 'µs', ratio: Number.isFinite(s.seq.pairedTtfbRatio) ? s.seq.pairedTtfbRatio : tS / tM, target: NaN, noisy });
     }
   }
   const peaks = results.filter((r) => r.target === 'switchyard').map((r) => r.peakMB);
@@ -705,6 +745,8 @@ async function main() {
       results.push(await measure(target, mode));
     }
   }
+  // Every target has now run under load (warm); sequential latency next, all targets interleaved.
+  if (!args['cpu-only']) for (const mode of MODES) await measureLatency(measured, mode, results);
   // The mock shares core 1 with the load generator: it is no server under test, so no CPU figures for it.
   const relays = measured.filter((t) => t.pid && !t.pidIsMock);
   if (relays.length) for (const mode of MODES) await measureCpu(relays, mode, results);
@@ -774,9 +816,12 @@ Overwritten by every full run.
 - **Throughput and latency**: autocannon, ${CFG.warmupS} s warm-up then ${CFG.durationS} s measured, at 1 and
   ${CFG.highConnections} connections (pipelining 1). autocannon's latency histogram has 1 ms resolution, so the c=1
   percentiles are coarse; the added-latency figures come from the sequential run below.
-- **Sequential latency / TTFB**: undici, one keep-alive connection, ${CFG.seqWarmup} warm-up calls then
-  ${CFG.seqCount} sequential calls (bounded to ${CFG.seqMaxMs / 1000} s), timed with \`process.hrtime\`: total time and
-  time from the start of the request to the first body chunk. *Added* = target p50 − direct p50.
+- **Sequential latency / TTFB**: after every target has run under load (so all are warm), undici on one keep-alive
+  connection, ${CFG.seqRounds} interleaved rounds: each round times ${CFG.seqWarmup} warm-up then
+  ${Math.ceil(CFG.seqCount / CFG.seqRounds)} sequential calls (bounded to ${CFG.seqMaxMs / 1000} s) on each target back
+  to back, in a turning order, with \`process.hrtime\`: total time and time from the start of the request to the first
+  body chunk. *Added* = target p50 − direct p50 (the table: all rounds pooled); the verdict uses the median over
+  rounds of Switchyard's added p50 divided by the minimal relay's, each round's figures taken seconds apart.
 - **CPU per request**: utime+stime of the process under test from \`/proc/<pid>/stat\` (CLK_TCK=${CLK_TCK}) around a
   fixed-count autocannon run at c=${CFG.highConnections} (${CFG.cpuCount.nonstream} non-stream /
   ${CFG.cpuCount.stream} stream calls; 300 ms before and after so batched settlement lands inside the window),

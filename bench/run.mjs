@@ -811,8 +811,10 @@ Overwritten by every full run.
 - **Targets**: *direct* = the mock itself; *minimal* = \`bench/minimal-relay.mjs\`, a plain node:http server piping
   each request to the mock over a keep-alive \`http.Agent\` (the floor for "a Node process in the path");
   *switchyard* = the server as \`npm start\` runs it (\`${START.text}\`; SQLite in a temp dir, LOG_LEVEL=warn), set up through its console API
-  (login as root, an unlimited token, one OpenAI channel pointing at the mock): token auth, quota reservation,
-  batched settlement and consume logs are all on, as in production.
+  (login as root, an unlimited token, one OpenAI channel pointing at the mock): token auth, pricing, batched
+  settlement and consume logs are all on, as in production. The quota reservation is skipped, as in production for
+  a balance over 100 times the call's estimate (root's); a caller near its limit also pays one small write
+  transaction per call before going upstream.
 - **Throughput and latency**: autocannon, ${CFG.warmupS} s warm-up then ${CFG.durationS} s measured, at 1 and
   ${CFG.highConnections} connections (pipelining 1). autocannon's latency histogram has 1 ms resolution, so the c=1
   percentiles are coarse; the added-latency figures come from the sequential run below.

@@ -1,3 +1,4 @@
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
@@ -82,6 +83,48 @@ describe('relay lane', () => {
     expect(unknown.status).toBe(404);
     expect(((await unknown.json()) as { error: { message: string } }).error.message).toMatch('Invalid URL');
     expect((await fetch(`${f.baseUrl}/api/status`)).status).toBe(200);
+  });
+
+  it('lets web pages on any origin call the relay: preflight, and the header on answers and errors', async () => {
+    const preflight = await fetch(`${f.baseUrl}/v1/chat/completions`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://chat.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-headers')).toBe('authorization, content-type');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('POST');
+    const fromPage = { origin: 'https://chat.example' };
+    expect((await overHttp('/v1/chat/completions', JSON.stringify(chat), fromPage)).headers.get('access-control-allow-origin')).toBe('*');
+    expect((await injected('/v1/chat/completions', JSON.stringify(chat), fromPage)).headers['access-control-allow-origin']).toBe('*');
+    expect((await overHttp('/v1/chat/completions', '{', fromPage)).headers.get('access-control-allow-origin')).toBe('*');
+    expect((await fetch(`${f.baseUrl}/v1/models`, { headers: { authorization: `Bearer ${key}`, ...fromPage } })).headers.get('access-control-allow-origin')).toBe('*');
+    // Clients that are not browsers send no Origin and get no header; the console's own API gets none either.
+    expect((await overHttp('/v1/chat/completions', JSON.stringify(chat))).headers.get('access-control-allow-origin')).toBeNull();
+    expect((await fetch(`${f.baseUrl}/api/status`, { headers: fromPage })).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('takes gzip, deflate and br bodies on both paths, and refuses what cannot be inflated', async () => {
+    const body = Buffer.from(JSON.stringify(chat));
+    for (const [encoding, packed] of [
+      ['gzip', zlib.gzipSync(body)],
+      ['deflate', zlib.deflateSync(body)],
+      ['br', zlib.brotliCompressSync(body)],
+    ] as const) {
+      const headers = { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': encoding };
+      const lane = await fetch(`${f.baseUrl}/v1/chat/completions`, { method: 'POST', headers, body: packed });
+      expect(lane.status, encoding).toBe(200);
+      expect((await f.t.app.inject({ method: 'POST', url: '/v1/chat/completions', headers, payload: packed })).statusCode, encoding).toBe(200);
+    }
+    const send = (encoding: string, payload: Buffer) =>
+      fetch(`${f.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'content-encoding': encoding }, body: payload });
+    // 1 MB allowed: 5 MB of zeros squeeze into a few kB but must not be inflated past the limit.
+    const bomb = await send('gzip', zlib.gzipSync(Buffer.alloc(5_000_000)));
+    expect(bomb.status).toBe(413);
+    expect((await send('gzip', Buffer.from('not gzip at all'))).status).toBe(400);
+    const unknown = await send('compress', body);
+    expect(unknown.status).toBe(415);
+    expect(((await unknown.json()) as { error: { message: string } }).error.message).toContain('Content-Encoding');
   });
 
   it('believes X-Forwarded-For only from trusted proxies (loopback by default)', async () => {

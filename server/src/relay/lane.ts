@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
 import type { AppContext } from '../context.js';
+import { contentEncoding, decodeBody } from './body.js';
+import { allowBrowsers } from './cors.js';
 import { RelayError } from './errors.js';
 import type { RelayExchange } from './exchange.js';
 import { guarded, writeError, type RelayEndpoint } from './routes/endpoint.js';
@@ -34,7 +36,8 @@ class LaneExchange implements RelayExchange {
   constructor(
     private readonly req: IncomingMessage,
     readonly res: ServerResponse,
-    readonly body: Buffer | undefined,
+    /** As received; replaced by the inflated bytes when it came compressed. */
+    public body: Buffer | undefined,
     private readonly trust: LaneOptions['trust'],
   ) {}
 
@@ -101,6 +104,7 @@ export class RelayLane {
     if (req.method !== 'POST') return false;
     const match = this.match(req.url ?? '');
     if (!match) return false;
+    if (req.headers.origin !== undefined) allowBrowsers(res);
     if (this.closing) {
       res.setHeader('connection', 'close');
       writeError(res, new RelayError(503, 'Service Unavailable', 'service_unavailable'), match.endpoint.format);
@@ -162,7 +166,11 @@ export class RelayLane {
     const onEnd = () => {
       const body = size === 0 ? undefined : parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
       const ex = new LaneExchange(req, res, body, this.options.trust);
-      void guarded(this.ctx, ex, endpoint.format, () => endpoint.handle(this.ctx, ex, param)).finally(done);
+      const encoding = contentEncoding(req.headers['content-encoding']);
+      void guarded(this.ctx, ex, endpoint.format, async () => {
+        if (encoding) ex.body = await decodeBody(body, encoding, limit);
+        await endpoint.handle(this.ctx, ex, param);
+      }).finally(done);
     };
     req.on('data', onData);
     req.on('end', onEnd);

@@ -1,4 +1,6 @@
-import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
+import { contentEncoding, decodeBody } from '../body.js';
+import { allowBrowsers, registerPreflight } from '../cors.js';
 import type { AppError } from '../../lib/errors.js';
 import { RelayError } from '../errors.js';
 import { claudeEndpoints, claudeRoutes } from './claude.js';
@@ -23,9 +25,19 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
   // No child logger per call (building one costs more than routing the call); errors name the request id themselves.
   app.setChildLoggerFactory((logger) => logger);
 
-  // Bodies arrive as bytes: the relay parses them itself (to answer in the caller's format) and forwards them untouched.
+  // Bodies arrive as bytes (inflated when sent compressed): the relay parses them itself, to answer in the caller's
+  // format, and forwards them untouched.
+  const limit = app.ctx.config.bodyLimit;
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request: FastifyRequest, body: Buffer) =>
+    decodeBody(body, contentEncoding(request.headers['content-encoding']), limit),
+  );
+
+  app.addHook('onRequest', (request, reply, done) => {
+    if (request.headers.origin !== undefined) allowBrowsers(reply.raw);
+    done();
+  });
+  registerPreflight(app, ['/v1*', '/pg/*']);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const err = toRelayError(error);

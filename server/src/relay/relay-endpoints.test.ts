@@ -68,6 +68,24 @@ describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
     expect(usage).toMatchObject({ prompt_tokens: 11, completion_tokens: 7 });
   });
 
+  it('gives a client that asked for stream usage a usage chunk counted here, before [DONE], when the upstream sends none', async () => {
+    mock.queue.push({ omitUsage: true });
+    const res = await fetch(`${f.baseUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello there' }], stream: true, stream_options: { include_usage: true } }),
+    });
+    const events = (await res.text()).split('\n\n').filter(Boolean);
+    expect(events.at(-1)).toBe('data: [DONE]');
+    const usageChunk = JSON.parse(events.at(-2)!.slice('data: '.length)) as { id: string; object: string; choices: unknown[]; usage: { prompt_tokens: number; completion_tokens: number } };
+    const first = JSON.parse(events[0].slice('data: '.length)) as { id: string };
+    expect(usageChunk).toMatchObject({ id: first.id, object: 'chat.completion.chunk', choices: [] });
+    await f.flush();
+    const log = await lastLog();
+    expect(usageChunk.usage).toMatchObject({ prompt_tokens: log.prompt_tokens, completion_tokens: log.completion_tokens });
+    expect(log.completion_tokens).toBeGreaterThan(3);
+  });
+
   it('counts tokens itself when the upstream reports no usage', async () => {
     mock.queue.push({ omitUsage: true });
     await f.client(key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hello there' }] });
@@ -87,6 +105,46 @@ describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
     const res = await f.client(key).embeddings.create({ model: 'text-embedding-3-small', input: ['a', 'b'], encoding_format: 'float' });
     expect(res.data).toHaveLength(2);
     expect(res.data[0].embedding).toEqual([0.1, -0.2, 0.3]);
+  });
+
+  it('relays embeddings on the engine-style path, the model taken from the path', async () => {
+    const res = await fetch(`${f.baseUrl}/v1/engines/text-embedding-3-small/embeddings`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ input: 'a' }),
+    });
+    expect(res.status).toBe(200);
+    expect(mock.requests.at(-1)!.json!.model).toBe('text-embedding-3-small');
+    await f.flush();
+    expect(await lastLog()).toMatchObject({ model_name: 'text-embedding-3-small' });
+  });
+
+  it('answers OpenAI’s legacy billing calls with the key’s balance', async () => {
+    const get = async (path: string, k: string) => {
+      const res = await fetch(`${f.baseUrl}${path}`, { headers: { authorization: `Bearer ${k}` } });
+      expect(res.status).toBe(200);
+      return (await res.json()) as Record<string, number | string | boolean>;
+    };
+    // An unlimited key reports the established gateway's figure; a limited one what it has left plus what it spent.
+    expect(await get('/dashboard/billing/subscription', key)).toMatchObject({ object: 'billing_subscription', hard_limit_usd: 100_000_000 });
+    const limited = await f.token({ unlimited_quota: false, remain_quota: 1_000_000, expired_time: 4102444800 });
+    await f.client(limited.key).chat.completions.create({ model: 'gpt-4o', messages: [{ role: 'user', content: 'hi' }] });
+    await f.flush();
+    const spent = Math.round((11 + 7 * 4) * 1.25);
+    const sub = await get('/v1/dashboard/billing/subscription', limited.key);
+    expect(sub).toMatchObject({ has_payment_method: true, access_until: 4102444800 });
+    expect(sub.hard_limit_usd).toBeCloseTo(1_000_000 / 500_000, 9);
+    expect((await get('/v1/dashboard/billing/usage', limited.key)).total_usage).toBeCloseTo((spent / 500_000) * 100, 9);
+    // Without token stats the figures are the owner's.
+    await f.setOption('DisplayTokenStatEnabled', 'false');
+    try {
+      const root = await f.t.app.ctx.db.kysely.selectFrom('users').select(['quota', 'used_quota']).where('username', '=', 'root').executeTakeFirstOrThrow();
+      expect((await get('/dashboard/billing/subscription', limited.key)).hard_limit_usd).toBeCloseTo((root.quota + root.used_quota) / 500_000, 6);
+      expect((await get('/dashboard/billing/usage', limited.key)).total_usage).toBeCloseTo((root.used_quota / 500_000) * 100, 6);
+    } finally {
+      await f.setOption('DisplayTokenStatEnabled', 'true');
+    }
+    expect((await fetch(`${f.baseUrl}/dashboard/billing/usage`)).status).toBe(401);
   });
 
   it('relays moderations', async () => {

@@ -3,7 +3,7 @@ import { upstreamError } from './errors.js';
 import type { ChunkEncoder, StreamMeter } from './formats/client.js';
 import { canonicalForCounting } from './formats/index.js';
 import type { ChatChunk, ChatUsage } from './formats/openai/chat.js';
-import { completionText, readUsage } from './formats/openai/usage.js';
+import { chatUsageOf, completionText, readUsage } from './formats/openai/usage.js';
 import { countChatPromptTokens, countInputTokens, countTextTokens, IncrementalCounter } from './tokenizer.js';
 import type { ChunkDecoder, ClientCall, Usage } from './types.js';
 import type { BodyEnd, StreamedResponse, WholeAnswer } from './upstream.js';
@@ -27,6 +27,8 @@ export interface Delivery {
   /** Extra facts for the log (e.g. that usage was counted here, or the answer was cut). */
   note: string;
 }
+
+const EMPTY = Buffer.alloc(0);
 
 const PASS_HEADERS = ['content-type', 'openai-processing-ms', 'x-request-id', 'request-id'];
 
@@ -100,10 +102,8 @@ export async function deliverStream(
   // The upstream went away or went silent past STREAMING_TIMEOUT; the client keeps what it got.
   const cut = end === 'failed' && !clientGone();
   const completed = !clientGone();
-  if (completed) {
-    const rest = meter.finish(cut);
-    out.end(rest.length > 0 ? rest : undefined);
-  }
+  // The rest of the upstream's bytes first: usage may still be in them.
+  let rest = completed ? meter.finish(cut) : EMPTY;
   let usage = meter.usage;
   let note = '';
   if (!usage) {
@@ -115,6 +115,10 @@ export async function deliverStream(
       cacheCreationTokens: partial?.cacheCreationTokens,
     };
     note = cut ? CUT_NOTE : completed ? UNREPORTED_NOTE : GONE_NOTE;
+  }
+  if (completed) {
+    if (!cut && meter.close) rest = Buffer.concat([rest, meter.close(usage)]);
+    out.end(rest.length > 0 ? rest : undefined);
   }
   return { usage, firstTokenAt: meter.firstTokenAt, completed, note };
 }
@@ -155,17 +159,6 @@ class ChunkTally {
   }
 }
 
-/** Relay Usage as canonical ChatUsage (what the client-format encoders report). */
-function chatUsageOf(u: Usage): ChatUsage {
-  const out: ChatUsage = {
-    prompt_tokens: u.promptTokens,
-    completion_tokens: u.completionTokens,
-    total_tokens: u.promptTokens + u.completionTokens,
-    prompt_tokens_details: { cached_tokens: u.cachedTokens },
-  };
-  if (u.cacheCreationTokens) out.cache_creation_input_tokens = u.cacheCreationTokens;
-  return out;
-}
 
 /** A stream of another wire format: decoded to canonical chunks and encoded in the client's format as it comes. */
 export async function deliverConvertedStream(

@@ -15,6 +15,11 @@ export interface StreamMeter {
    * when the upstream was cut (or ended without its final event), the format's error event instead.
    */
   finish(cut: boolean): Buffer;
+  /**
+   * After a clean finish: the last bytes, given the usage the call is charged for (as reported, or counted here when
+   * the upstream never said). A format that reports usage in the stream sends it here if the upstream did not.
+   */
+  close?(usage: Usage): Buffer;
   /** Usage as the upstream reported it; null when it never came. */
   readonly usage: Usage | null;
   /** Prompt-side usage known before the end (Claude's message_start), for a stream that stopped early. */

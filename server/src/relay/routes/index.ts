@@ -3,6 +3,7 @@ import { contentEncoding, decodeBody } from '../body.js';
 import { allowBrowsers, registerPreflight } from '../cors.js';
 import type { AppError } from '../../lib/errors.js';
 import { RelayError } from '../errors.js';
+import { billingRoutes } from './billing.js';
 import { claudeEndpoints, claudeRoutes } from './claude.js';
 import { registerEndpoints, type RelayEndpoint } from './endpoint.js';
 import { geminiEndpoints } from './gemini.js';
@@ -15,9 +16,9 @@ export const RELAY_ENDPOINTS: readonly RelayEndpoint[] = [...openAIEndpoints, ..
 
 export { sendError } from './send-error.js';
 
-/** Paths served by the relay (OpenAI, Claude and Gemini formats, the playground). */
+/** Paths served by the relay (OpenAI, Claude and Gemini formats, the playground, OpenAI's legacy billing). */
 export function isRelayUrl(url: string): boolean {
-  return url.startsWith('/v1') || url.startsWith('/pg/');
+  return url.startsWith('/v1') || url.startsWith('/pg/') || url.startsWith('/dashboard/');
 }
 
 /** Every client-facing relay endpoint, each answering errors in its own format. */
@@ -37,7 +38,7 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
     if (request.headers.origin !== undefined) allowBrowsers(reply.raw);
     done();
   });
-  registerPreflight(app, ['/v1*', '/pg/*']);
+  registerPreflight(app, ['/v1*', '/pg/*', '/dashboard/*']);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const err = toRelayError(error);
@@ -49,4 +50,5 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
   await app.register(openAIExtraRoutes);
   await app.register(claudeRoutes);
   await app.register(modelRoutes);
+  await app.register(billingRoutes);
 };

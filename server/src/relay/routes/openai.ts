@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { authenticate } from '../../auth/guard.js';
 import { authenticateToken, type Caller } from '../auth.js';
-import { parseJsonCall, parseMultipartCall } from '../calls.js';
+import { parseJsonCall, parseJsonObject, parseMultipartCall } from '../calls.js';
 import { RelayError } from '../errors.js';
 import { fastifyExchange } from '../exchange.js';
 import { parseResponsesCall } from '../formats/responses/call.js';
@@ -91,6 +91,18 @@ export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
       const call = parseJsonCall('chat', ex.body);
       const caller = await playgroundCaller(app, request, call.json?.group);
       await relayCall(ctx, { call, caller, playground: true, ex });
+    });
+  });
+
+  // The engine-style embeddings path of older OpenAI clients: the model may come in the path instead of the body.
+  app.post('/v1/engines/:model/embeddings', async (request, reply) => {
+    const ex = fastifyExchange(request, reply);
+    await guarded(ctx, ex, 'openai', async () => {
+      const caller = await authenticateToken(ctx, ex);
+      const body = parseJsonObject(ex.body);
+      if (body.model === undefined || body.model === '') body.model = (request.params as { model: string }).model;
+      const call = parseJsonCall('embeddings', Buffer.from(JSON.stringify(body)));
+      await relayCall(ctx, { call, caller, playground: false, ex });
     });
   });
 

@@ -1,12 +1,15 @@
-import type { ClientCall } from '../../types.js';
+import type { ClientCall, Usage } from '../../types.js';
 import type { ChunkEncoder, ClientFormatModule } from '../client.js';
 import { CUT_MESSAGE, PassthroughMeter } from '../passthrough-meter.js';
 import type { ChatChunk, ChatUsage } from './chat.js';
 import { openAIErrorBody } from './errors.js';
 import { OpenAIStreamMeter } from './stream.js';
-import { usageFromJsonBytes } from './usage.js';
+import { chatUsageOf, usageFromJsonBytes } from './usage.js';
 
-const DONE = Buffer.from('data: [DONE]\n\n');
+const DONE_TEXT = 'data: [DONE]\n\n';
+const DONE = Buffer.from(DONE_TEXT);
+const EMPTY = Buffer.alloc(0);
+
 
 const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
 
@@ -41,16 +44,25 @@ class OpenAIChunkEncoder implements ChunkEncoder {
   }
 }
 
-/** OpenAI's own stream passed through: the meter, plus [DONE] when the upstream ended without it. */
+/**
+ * OpenAI's own stream passed through: the meter; a usage chunk counted here when the client asked for usage and the
+ * upstream sent none (its [DONE] is held back until then); [DONE] when the upstream ended without it.
+ */
 class OpenAIPassthroughMeter extends PassthroughMeter<OpenAIStreamMeter> {
-  constructor(call: ClientCall) {
+  constructor(private readonly call: ClientCall) {
     super(new OpenAIStreamMeter(call.model, !call.clientWantsStreamUsage));
   }
 
   finish(cut: boolean): Buffer {
     const rest = this.meter.finish();
     if (cut) return Buffer.from(event({ error: { message: CUT_MESSAGE, type: 'upstream_error', code: 502 } }));
-    return this.meter.sawDone ? rest : Buffer.concat([rest, DONE]);
+    return rest;
+  }
+
+  close(usage: Usage): Buffer {
+    if (this.meter.usage || !this.call.clientWantsStreamUsage) return this.meter.doneSent ? EMPTY : DONE;
+    const { id, created, model } = this.meter.streamIdentity();
+    return Buffer.from(event({ id, object: 'chat.completion.chunk', created, model: model || this.call.model, choices: [], usage: chatUsageOf(usage) }) + DONE_TEXT);
   }
 }
 

@@ -7,7 +7,7 @@ const usage = event({ choices: [], usage: { prompt_tokens: 5, completion_tokens:
 
 describe('OpenAI stream meter', () => {
   it('forwards whole events byte for byte, even when they arrive split across chunks', () => {
-    const meter = new OpenAIStreamMeter('gpt-4o', false);
+    const meter = new OpenAIStreamMeter('gpt-4o', true);
     const all = delta('Hel') + delta('lo') + 'data: [DONE]\n\n';
     const bytes = Buffer.from(all);
     const out: Buffer[] = [];
@@ -75,6 +75,16 @@ describe('OpenAI stream meter', () => {
     const crlf = (content: string) => `data: ${JSON.stringify({ choices: [{ index: 0, delta: { content } }] })}\r\n\r\n`;
     meter.push(Buffer.from(crlf('Hello') + crlf(' world')));
     expect(meter.completionTokens()).toBe(2);
+  });
+
+  it('holds [DONE] back while usage the client asked for has not come', () => {
+    const asked = new OpenAIStreamMeter('gpt-4o', false);
+    expect(asked.push(Buffer.from(delta('Hi') + 'data: [DONE]\n\n')).toString()).toBe(delta('Hi'));
+    expect(asked.sawDone).toBe(true);
+    expect(asked.doneSent).toBe(false);
+    const reported = new OpenAIStreamMeter('gpt-4o', false);
+    expect(reported.push(Buffer.from(delta('Hi') + usage + 'data: [DONE]\n\n')).toString()).toBe(delta('Hi') + usage + 'data: [DONE]\n\n');
+    expect(reported.doneSent).toBe(true);
   });
 
   it('does not take a [DONE] inside generated text for the end of the stream', () => {

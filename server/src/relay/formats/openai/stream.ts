@@ -64,7 +64,11 @@ function afterKeyColon(buf: Buffer, keyAt: number): number {
 export class OpenAIStreamMeter {
   usage: Usage | null = null;
   sawDone = false;
+  /** [DONE] went out to the client (it is held back while usage the client asked for has not come). */
+  doneSent = false;
   firstTokenAt = 0;
+  /** The first whole event, for the id, time and model of a usage chunk made here. */
+  private firstEvent: Buffer | null = null;
   private tail: Buffer = EMPTY;
   private readonly counter: IncrementalCounter;
   private readonly toolCallIds = new Set<string>();
@@ -111,12 +115,32 @@ export class OpenAIStreamMeter {
     return this.counter.total();
   }
 
+  /** id, created and model of the stream, as its first event gave them. */
+  streamIdentity(): { id: string; created: number; model: string } {
+    let first: { id?: unknown; created?: unknown; model?: unknown } = {};
+    try {
+      if (this.firstEvent) first = JSON.parse(dataOf(this.firstEvent.toString('utf8'))) as typeof first;
+    } catch {
+      // not JSON: made up below
+    }
+    return {
+      id: typeof first.id === 'string' ? first.id : `chatcmpl-${Date.now().toString(36)}`,
+      created: typeof first.created === 'number' ? first.created : Math.floor(Date.now() / 1000),
+      model: typeof first.model === 'string' ? first.model : '',
+    };
+  }
+
   /** Reads whole events (one or more); returns the bytes to forward (without a usage-only chunk to hold back). */
   private inspect(events: Buffer): Buffer {
     if (!this.firstTokenAt && HAS_TEXT.test(events.toString('latin1'))) this.firstTokenAt = Date.now();
+    if (!this.firstEvent) this.firstEvent = Buffer.from(events.subarray(0, eventAround(events, 0)[1]));
+    let doneAt = -1;
     if (!this.sawDone) {
       const done = events.lastIndexOf(DONE);
-      if (done === 0 || (done > 0 && events[done - 1] === NEWLINE)) this.sawDone = true;
+      if (done === 0 || (done > 0 && events[done - 1] === NEWLINE)) {
+        this.sawDone = true;
+        doneAt = done;
+      }
     }
     let out = events;
     let dropped: Buffer[] | null = null;
@@ -137,6 +161,11 @@ export class OpenAIStreamMeter {
       out = dropped.length === 1 ? dropped[0] : Buffer.concat(dropped);
     }
     if (this.usage === null) this.keep(events);
+    if (doneAt >= 0) {
+      // A client that asked for usage gets it before [DONE]: while none came, [DONE] waits for the close.
+      if (this.usage === null && !this.dropUsageOnlyChunk) out = out.subarray(0, out.length - (events.length - doneAt));
+      else this.doneSent = true;
+    }
     return out;
   }
 

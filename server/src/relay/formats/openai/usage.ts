@@ -1,5 +1,6 @@
 import { lastObjectAfterKey } from '../json-bytes.js';
 import type { Usage } from '../../types.js';
+import type { ChatUsage } from './chat.js';
 
 interface RawUsage {
   prompt_tokens?: unknown;
@@ -55,4 +56,16 @@ export function completionText(body: Record<string, unknown>): { text: string; t
 /** The usage object of a JSON answer without parsing the whole answer; null when there is none. */
 export function usageFromJsonBytes(body: Buffer): Usage | null {
   return readUsage(lastObjectAfterKey(body, 'usage'));
+}
+
+/** Relay usage in OpenAI's shape (what streams and converted answers report to OpenAI-format clients). */
+export function chatUsageOf(u: Usage): ChatUsage {
+  const out: ChatUsage = {
+    prompt_tokens: u.promptTokens,
+    completion_tokens: u.completionTokens,
+    total_tokens: u.promptTokens + u.completionTokens,
+    prompt_tokens_details: { cached_tokens: u.cachedTokens },
+  };
+  if (u.cacheCreationTokens) out.cache_creation_input_tokens = u.cacheCreationTokens;
+  return out;
 }

@@ -53,7 +53,7 @@ console.log(`server build: ${path.relative(process.cwd(), dist) || dist}; node $
 
 // --- quota reservation: what every call does before going upstream
 const reservation = { userId: user.id, tokenId: token.id, tokenUnlimited: true, amount: 600 };
-await bench('reserveQuota (kysely transaction: BEGIN, UPDATE users, COMMIT) — per call', 2000, () => reserveQuota(k, reservation));
+await bench('reserveQuota (on SQLite: one synchronous transaction of prepared statements) — per call', 2000, () => reserveQuota(k, reservation));
 const { sql } = await import('kysely');
 await bench('  kysely: UPDATE users SET quota = quota - ? WHERE id = ? AND quota >= ? (no transaction)', 2000, () =>
   k.updateTable('users').set({ quota: sql`quota - ${600}` }).where('id', '=', user.id).where('quota', '>=', 600).executeTakeFirst(),

@@ -23,6 +23,7 @@ import { compileTrust, RelayLane } from './relay/lane.js';
 import { RelayError } from './relay/errors.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
+import { ChannelTestRunner } from './services/channel-tests.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -94,7 +95,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   });
   const jobs = new JobRunner(app.log, { master: config.nodeType === 'master' });
 
-  app.decorate('ctx', {
+  const ctx: AppContext = {
     config,
     db,
     bus,
@@ -104,17 +105,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     relay,
     usage,
     jobs,
+    // Set right below: the runner needs the context it belongs to.
+    channelTests: undefined as unknown as ChannelTestRunner,
     routing,
     logWriter,
     log: app.log,
     startTime: Math.floor(Date.now() / 1000),
     version: VERSION,
-  } satisfies AppContext);
+  };
+  ctx.channelTests = new ChannelTestRunner(ctx, config.pollingIntervalSeconds * 1000);
+  app.decorate('ctx', ctx);
   registerJobs(jobs, app.ctx);
   jobs.start();
 
   app.addHook('onClose', async () => {
     clearInterval(routingSync);
+    // An all-channel test stops after the channel under test, so the job running it can end.
+    await ctx.channelTests.close();
     // Jobs first: their last runs (the dashboard roll-up flush) still need the database.
     await jobs.stop();
     await logWriter.close();

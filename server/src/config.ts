@@ -34,6 +34,12 @@ export interface Config {
    * IP allow lists and logs see.
    */
   trustedProxies: string[];
+  /** Minutes between automatic tests of every channel (CHANNEL_TEST_FREQUENCY); 0: only when an admin asks. */
+  channelTestFrequencyMinutes: number;
+  /** Minutes between automatic balance updates of every enabled channel (CHANNEL_UPDATE_FREQUENCY); 0: never. */
+  channelUpdateFrequencyMinutes: number;
+  /** Seconds to wait between two channels of an all-channel test (POLLING_INTERVAL). */
+  pollingIntervalSeconds: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -42,6 +48,14 @@ function int(value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
   const n = Number.parseInt(value, 10);
   if (!Number.isFinite(n)) throw new Error(`not a number: ${value}`);
+  return n;
+}
+
+/** A non-negative number (fractions allowed), 0 when unset. */
+function positive(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return 0;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`not a non-negative number: ${value}`);
   return n;
 }
 
@@ -82,5 +96,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: int(env.MAX_REQUEST_BODY_MB, 32) * 1024 * 1024,
     rootInitialQuota: int(env.ROOT_INITIAL_QUOTA, 100_000_000),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),
+    channelTestFrequencyMinutes: positive(env.CHANNEL_TEST_FREQUENCY),
+    channelUpdateFrequencyMinutes: positive(env.CHANNEL_UPDATE_FREQUENCY),
+    pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
   };
 }

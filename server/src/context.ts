@@ -9,6 +9,7 @@ import type { LogWriter } from './store/logs.js';
 import type { AuthCache } from './cache/auth-cache.js';
 import type { RelayServices } from './relay/services.js';
 import type { UsageRollup } from './services/usage-rollup.js';
+import type { ChannelTestRunner } from './services/channel-tests.js';
 import type { JobRunner } from './jobs/runner.js';
 
 /** What every route and job can reach. Built once in app.ts. */
@@ -30,6 +31,8 @@ export interface AppContext {
   usage: UsageRollup;
   /** Background jobs (jobs/index.ts); stopped, with a final run where a job asks for one, when the app closes. */
   jobs: JobRunner;
+  /** Channel tests (one all-channel run at a time), for the console and the periodic job. */
+  channelTests: ChannelTestRunner;
   log: FastifyBaseLogger;
   startTime: number;
   version: string;

@@ -20,9 +20,10 @@ import {
   updateChannel,
   type ChannelOrder,
 } from '../store/channels.js';
-import { canFetchModels, fetchUpstreamBalance, fetchUpstreamModels, UpstreamQueryError } from '../services/channel-upstream.js';
+import { canFetchModels, fetchUpstreamModels, UpstreamQueryError } from '../services/channel-upstream.js';
 import { changesFor, CHANNEL_MESSAGES as M, channelsToCreate, CreateBody, IdsBody, UpdateBody } from './channel-input.js';
-import { ChannelTestRunner, TEST_MESSAGES } from './channel-test-runner.js';
+import { TEST_MESSAGES } from '../services/channel-tests.js';
+import { updateAllBalances, updateChannelBalance } from '../services/channel-balances.js';
 import { ok, paging } from './envelope.js';
 
 export { CHANNEL_MESSAGES } from './channel-input.js';
@@ -83,8 +84,7 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
   const db = ctx.db.kysely;
   const admin = { config: { access: 'admin' as const } };
-  const tests = new ChannelTestRunner(ctx);
-  app.addHook('onClose', () => tests.close());
+  const tests = ctx.channelTests;
 
   app.get('/models', { config: { access: 'user' } }, async () => ok(modelsByType()));
   app.get('/channel/models', admin, async () => ok(allDefaultModels()));
@@ -177,16 +177,10 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
 
   // ---- balances ----
 
-  const balanceOf = async (row: ChannelRow): Promise<number> => {
-    const balance = await fetchUpstreamBalance(routedChannel(row));
-    await recordChannelBalance(db, row.id, balance);
-    return balance;
-  };
-
   const updateOne = async (request: FastifyRequest) => {
     const row = await existing(ctx, request);
     try {
-      const balance = await balanceOf(row);
+      const balance = await updateChannelBalance(ctx, row);
       return { success: true, message: '', balance, data: { balance } };
     } catch (err) {
       if (!(err instanceof UpstreamQueryError)) throw err;
@@ -196,26 +190,5 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   app.get('/channel/update_balance/:id/', admin, updateOne);
   app.get('/channel/update_balance/:id', admin, updateOne);
 
-  app.get('/channel/update_balance', admin, async () => {
-    const rows = await listChannelsWithStatus(db, [CHANNEL_STATUS.ENABLED]);
-    const failed: number[] = [];
-    let updated = 0;
-    const worker = async () => {
-      for (let row = rows.shift(); row; row = rows.shift()) {
-        try {
-          const balance = await balanceOf(row);
-          updated++;
-          // An empty account cannot serve: monitoring may switch the channel off (only when its auto_ban allows).
-          if (balance <= 0 && row.auto_ban === 1 && ctx.options.get('AutomaticDisableChannelEnabled')) {
-            await setChannelStatus(ctx, row.id, CHANNEL_STATUS.AUTO_DISABLED, '余额不足', [CHANNEL_STATUS.ENABLED]);
-          }
-        } catch (err) {
-          if (!(err instanceof UpstreamQueryError)) ctx.log.warn({ err, channel: row.id }, 'balance update failed');
-          failed.push(row.id);
-        }
-      }
-    };
-    await Promise.all(Array.from({ length: 4 }, worker));
-    return ok({ updated, failed: failed.sort((a, b) => a - b) });
-  });
+  app.get('/channel/update_balance', admin, async () => ok(await updateAllBalances(ctx)));
 };

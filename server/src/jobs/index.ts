@@ -1,4 +1,6 @@
 import type { AppContext } from '../context.js';
+import { channelBalancesJob } from './channel-balances.js';
+import { channelTestsJob } from './channel-tests.js';
 import type { JobRunner } from './runner.js';
 import { usageFlushJob } from './usage-flush.js';
 
@@ -7,4 +9,6 @@ export { JobRunner, type Job } from './runner.js';
 /** Every background job of a server process. A new job is one file in this folder and one line here. */
 export function registerJobs(runner: JobRunner, ctx: AppContext): void {
   runner.add(usageFlushJob(ctx.usage, ctx.options));
+  runner.add(channelTestsJob(ctx));
+  runner.add(channelBalancesJob(ctx));
 }

@@ -79,6 +79,30 @@ describe('channel health, playground and shutdown', () => {
   });
 });
 
+describe('scheduled channel tests and balance updates', () => {
+  it('tests every channel every CHANNEL_TEST_FREQUENCY minutes and updates balances every CHANNEL_UPDATE_FREQUENCY', async () => {
+    const mock = await startMockOpenAI();
+    // 0.02 minutes: a run every 1.2 s.
+    const f = await startRelay(sqlite, { CHANNEL_TEST_FREQUENCY: '0.02', CHANNEL_UPDATE_FREQUENCY: '0.02' });
+    const db = f.t.app.ctx.db.kysely;
+    try {
+      await f.setOption('AutomaticEnableChannelEnabled', 'true');
+      const id = await f.channel({ base_url: mock.url, key: mock.key, models: 'gpt-4o-mini', name: 'scheduled' });
+      await db.updateTable('channels').set({ status: 3, test_time: 0, balance_updated_time: 0 }).where('id', '=', id).execute();
+      const row = () => db.selectFrom('channels').select(['status', 'test_time', 'balance', 'balance_updated_time']).where('id', '=', id).executeTakeFirstOrThrow();
+      // Nobody asks: the job finds the auto-disabled channel healthy and brings it back...
+      await expect.poll(async () => (await row()).status, { timeout: 15_000, interval: 200 }).toBe(1);
+      expect((await row()).test_time).toBeGreaterThan(0);
+      // ...and the balance job records what the upstream says is left ($120 limit, $20 spent).
+      await expect.poll(async () => (await row()).balance_updated_time, { timeout: 15_000, interval: 200 }).toBeGreaterThan(0);
+      expect((await row()).balance).toBe(100);
+    } finally {
+      await f.close();
+      await mock.close();
+    }
+  });
+});
+
 describe('shutdown', () => {
   it('writes every settlement and log before the process lets go of the database', async () => {
     const mock = await startMockOpenAI();

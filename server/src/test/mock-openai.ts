@@ -173,6 +173,11 @@ async function handle(mock: MockOpenAI, req: MockRequest, res: http.ServerRespon
     }
     case '/v1/models':
       return send(res, 200, { object: 'list', data: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small'].map((id) => ({ id, object: 'model', created, owned_by: 'openai' })) });
+    // OpenAI's legacy billing calls: a $120 limit of which $20 (2000 cents) is spent.
+    case '/v1/dashboard/billing/subscription':
+      return send(res, 200, { object: 'billing_subscription', has_payment_method: true, soft_limit_usd: 120, hard_limit_usd: 120, system_hard_limit_usd: 120, access_until: 0 });
+    case '/v1/dashboard/billing/usage':
+      return send(res, 200, { object: 'list', total_usage: 2000 });
     default:
       return send(res, 404, errorBody(404, { message: `Invalid URL (${req.method} ${req.path})`, code: 'unknown_url' }));
   }

@@ -6,8 +6,9 @@ import { nowSeconds } from '../lib/time.js';
 import { findChannel, listChannelsWithStatus, recordChannelTest, setChannelStatus } from '../store/channels.js';
 
 /*
- * The channel test endpoints' logic: pick the model, run the relay's test call, save the timing, and apply the
- * monitoring rules (auto-disable, slow-channel disable, auto-enable during the all-channel run).
+ * Channel tests, for the console's test endpoints and the CHANNEL_TEST_FREQUENCY job alike: pick the model, run the
+ * relay's test call, save the timing, and apply the monitoring rules (auto-disable, slow-channel disable,
+ * auto-enable during the all-channel run). One all-channel run at a time per process.
  */
 
 export const DEFAULT_TEST_MODEL = 'gpt-4o-mini';

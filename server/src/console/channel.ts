@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { CHANNEL_STATUS, CHANNEL_TYPES, type ChannelDto } from '@switchyard/shared';
+import { CHANNEL_TYPES, type ChannelDto } from '@switchyard/shared';
 import { routedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
 import type { ChannelRow } from '../db/schema.js';
@@ -13,10 +13,7 @@ import {
   findChannel,
   insertChannels,
   listChannels,
-  listChannelsWithStatus,
-  recordChannelBalance,
   searchChannels,
-  setChannelStatus,
   updateChannel,
   type ChannelOrder,
 } from '../store/channels.js';

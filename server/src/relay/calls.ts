@@ -1,6 +1,7 @@
 import { Response as UndiciResponse, type FormData } from 'undici';
 import type { ClientCall, Mode } from './types.js';
 import { RelayError } from './errors.js';
+import { audioPromptTokens, audioSeconds } from './audio-duration.js';
 import { canonicalForCounting } from './formats/index.js';
 
 /*
@@ -84,9 +85,11 @@ export async function parseMultipartCall(mode: Mode, raw: Buffer | undefined, co
   } catch {
     throw bad('无法解析 multipart 请求体');
   }
-  if (!form.get('file')) throw bad('缺少必填字段 file');
+  const file = form.get('file');
+  if (!file) throw bad('缺少必填字段 file');
   const model = String(form.get('model') ?? '').trim() || DEFAULT_MODEL[mode] || '';
-  return { format: 'openai', mode, model, stream: false, form, clientWantsStreamUsage: false, maxTokens: 0 };
+  const seconds = typeof file === 'string' ? null : await audioSeconds(file);
+  return { format: 'openai', mode, model, stream: false, form, clientWantsStreamUsage: false, maxTokens: 0, ...(seconds === null ? {} : { audioSeconds: seconds }) };
 }
 
 const TEXT_CHARS_PER_TOKEN = 3;
@@ -114,6 +117,7 @@ function textLength(v: unknown): number {
  * a flat amount per image. The charge itself uses the upstream's usage or an exact count.
  */
 export function estimatePromptTokens(call: ClientCall): number {
+  if (call.audioSeconds !== undefined) return audioPromptTokens(call.audioSeconds);
   const b = call.format === 'openai' ? call.json : canonicalForCounting(call);
   if (!b) return Math.ceil((call.raw?.length ?? 0) / TEXT_CHARS_PER_TOKEN);
   let chars = 0;

@@ -176,6 +176,30 @@ describe.each(testDatabases())('OpenAI endpoints on $name', (database) => {
     expect(sent.body.toString('latin1')).toContain('fake audio');
   });
 
+  it('bills a transcription on the length of its audio: a minute is 1,000 prompt tokens, seconds rounded up', async () => {
+    // 90.5 s of 8 kHz, 8-bit mono PCM in a WAV file.
+    const seconds = 90.5;
+    const data = Buffer.alloc(Math.round(seconds * 8000), 0x80);
+    const header = Buffer.alloc(44);
+    header.write('RIFF', 0);
+    header.writeUInt32LE(36 + data.length, 4);
+    header.write('WAVEfmt ', 8);
+    header.writeUInt32LE(16, 16); // fmt chunk size
+    header.writeUInt16LE(1, 20); // PCM
+    header.writeUInt16LE(1, 22); // mono
+    header.writeUInt32LE(8000, 24); // sample rate
+    header.writeUInt32LE(8000, 28); // byte rate
+    header.writeUInt16LE(1, 32); // block align
+    header.writeUInt16LE(8, 34); // bits per sample
+    header.write('data', 36);
+    header.writeUInt32LE(data.length, 40);
+    const file = await toFile(Buffer.concat([header, data]), 'speech.wav', { type: 'audio/wav' });
+    await f.client(key).audio.transcriptions.create({ model: 'whisper-1', file });
+    await f.flush();
+    const tokens = Math.round((91 / 60) * 1000);
+    expect(await lastLog()).toMatchObject({ model_name: 'whisper-1', prompt_tokens: tokens, completion_tokens: 0, quota: tokens * 15 });
+  });
+
   it('relays rerank', async () => {
     const res = await fetch(`${f.baseUrl}/v1/rerank`, {
       method: 'POST',

@@ -4,6 +4,7 @@ import type { ChunkEncoder, StreamMeter } from './formats/client.js';
 import { canonicalForCounting } from './formats/index.js';
 import type { ChatChunk, ChatUsage } from './formats/openai/chat.js';
 import { chatUsageOf, completionText, readUsage } from './formats/openai/usage.js';
+import { audioPromptTokens } from './audio-duration.js';
 import { countChatPromptTokens, countInputTokens, countTextTokens, IncrementalCounter } from './tokenizer.js';
 import type { ChunkDecoder, ClientCall, Usage } from './types.js';
 import type { BodyEnd, StreamedResponse, WholeAnswer } from './upstream.js';
@@ -42,6 +43,7 @@ function copyHeaders(res: { headers: IncomingHttpHeaders }, out: Record<string, 
 
 /** Prompt tokens counted here, for answers that came without usage (on the canonical request). */
 export function countPromptTokens(call: ClientCall): number {
+  if (call.audioSeconds !== undefined) return audioPromptTokens(call.audioSeconds);
   const b = call.format === 'openai' ? call.json : canonicalForCounting(call);
   if (!b) return call.raw ? countTextTokens(call.raw.toString('utf8'), call.model) : 0;
   switch (call.mode) {
@@ -267,6 +269,8 @@ function parseObject(body: Buffer): Record<string, unknown> | null {
 
 /** Usage counted here from a canonical answer (or its raw text) and the request. */
 function countedUsage(call: ClientCall, answer: Record<string, unknown>): Usage {
+  // Speech-to-text is billed on the length of the audio; the text it returns is not charged again.
+  if (call.audioSeconds !== undefined) return { promptTokens: countPromptTokens(call), completionTokens: 0, cachedTokens: 0 };
   const out = typeof answer.text === 'string' && !answer.choices ? { text: answer.text, toolCalls: 0 } : completionText(answer);
   return {
     promptTokens: countPromptTokens(call),

@@ -35,6 +35,8 @@ export interface ClientCall {
   raw?: Buffer;
   /** Multipart fields and files (audio uploads). */
   form?: FormData;
+  /** Seconds of the uploaded audio (transcriptions, translations), when its format tells. */
+  audioSeconds?: number;
   /** The client asked for usage in the stream (stream_options.include_usage). */
   clientWantsStreamUsage: boolean;
   /** Largest completion the client allows (max_tokens / max_completion_tokens), 0 when unset. */

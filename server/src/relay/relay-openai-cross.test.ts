@@ -29,6 +29,8 @@ interface Lane {
   noUsage: string;
   /** A stream that breaks off; absent where the relay cannot yet report the break (see the Cloudflare lane). */
   cut?: string;
+  /** Prompt tokens the cut stream reported before it stopped (Claude's message_start), when it does. */
+  cutPrompt?: number;
   errors: Array<[model: string, status: number]>;
   /** Client model -> upstream model, for mocks that pick the case from the whole model name. */
   mapping?: Record<string, string>;
@@ -49,6 +51,7 @@ const LANES: Lane[] = [
     cache: { model: 'claude-mock-cache-usage', tokens: { prompt: 8 + 3400 + 1200, completion: 7, cached: 3400, created: 1200 } },
     noUsage: 'claude-mock-no-usage',
     cut: 'claude-mock-cut',
+    cutPrompt: 21,
     errors: [
       ['claude-mock-bad-request', 400],
       ['claude-mock-rate-limit', 429],
@@ -84,6 +87,7 @@ const LANES: Lane[] = [
     cache: { model: 'claude-bedrock-mock-cache-usage', tokens: { prompt: 8 + 3400 + 1200, completion: 12, cached: 3400, created: 1200 } },
     noUsage: 'claude-bedrock-mock-no-usage',
     cut: 'claude-bedrock-mock-cut',
+    cutPrompt: 21,
     errors: [
       ['claude-bedrock-mock-validation', 400],
       ['claude-bedrock-mock-throttling', 429],
@@ -99,6 +103,7 @@ const LANES: Lane[] = [
     length: { model: 'claude-vertex-mock-max-tokens', tokens: { prompt: 14, completion: 16 } },
     noUsage: 'claude-vertex-mock-no-usage',
     cut: 'claude-vertex-mock-cut',
+    cutPrompt: 14,
     errors: [
       ['claude-vertex-mock-400', 400],
       ['claude-vertex-mock-429', 429],
@@ -355,7 +360,9 @@ describe.each(testDatabases().slice(0, 1))('the openai SDK on non-OpenAI channel
       await settled();
       const log = await lastLog();
       expect(log).toMatchObject({ model_name: model, is_stream: 1 });
-      // The prompt counted here, the output counted from the text the client got.
+      // The prompt as the upstream reported it before the cut (Claude's message_start) or else counted here; the
+      // output counted from the text the client got.
+      if (lane.cutPrompt !== undefined) expect(log.prompt_tokens).toBe(lane.cutPrompt);
       expect(log.completion_tokens).toBe(countTextTokens(text, model));
       expect(log.content).toContain('上游中断');
       expect(log.quota).toBe(costOf(lane, model, { prompt: log.prompt_tokens, completion: log.completion_tokens }));

@@ -197,7 +197,14 @@ export async function deliverConvertedStream(
   let usage: Usage | null = tally.usage ? usageOfChat(tally.usage) : null;
   let note = '';
   if (!usage) {
-    usage = { promptTokens: countPromptTokens(call), completionTokens: tally.counted(), cachedTokens: 0 };
+    // What the upstream said of the prompt before it stopped beats a count made here.
+    const partial = decoder.partialUsage?.();
+    usage = {
+      promptTokens: partial?.promptTokens ?? countPromptTokens(call),
+      completionTokens: tally.counted(),
+      cachedTokens: partial?.cachedTokens ?? 0,
+      cacheCreationTokens: partial?.cacheCreationTokens,
+    };
     note = cut ? CUT_NOTE : completed ? UNREPORTED_NOTE : GONE_NOTE;
   }
   if (completed) {

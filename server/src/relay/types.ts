@@ -96,6 +96,8 @@ export interface ChunkDecoder {
   finish(): ChatChunk[];
   /** An error the upstream reported inside the stream (after its 200), if any. */
   readonly failure?: { type: string; message: string } | null;
+  /** Prompt-side usage reported before the end (Claude's message_start), for a stream that stopped early. */
+  partialUsage?(): Usage | null;
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ChatChunk, ChatRequest } from '../../formats/openai/chat.js';
 import type { ClaudeResponse } from '../../formats/claude/types.js';
-import type { Attempt, ChunkDecoder, WireCodec } from '../../types.js';
+import { readUsage } from '../../formats/openai/usage.js';
+import type { Attempt, ChunkDecoder, Usage, WireCodec } from '../../types.js';
 import { parseClaudeError } from './errors.js';
 import { chatToClaudeRequest } from './request.js';
 import { claudeToChatCompletion } from './response.js';
@@ -22,6 +23,10 @@ class ClaudeChunkDecoder implements ChunkDecoder {
 
   finish(): ChatChunk[] {
     return this.splitter.finish().flatMap((e) => this.toChat.push(e.event, e.data));
+  }
+
+  partialUsage(): Usage | null {
+    return readUsage(this.toChat.usage());
   }
 }
 

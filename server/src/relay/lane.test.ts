@@ -1,3 +1,4 @@
+import net from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
@@ -149,6 +150,26 @@ describe('relay lane with no trusted proxy', () => {
     } finally {
       await f.close();
       await mock.close();
+    }
+  });
+});
+
+describe('relay lane with a client that leaves mid-body', () => {
+  it('forgets the call, so shutdown does not wait for it', async () => {
+    const f = await startRelay(sqlite);
+    try {
+      const { port } = new URL(f.baseUrl);
+      const socket = net.connect(Number(port), '127.0.0.1');
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":');
+      await new Promise((r) => setTimeout(r, 100));
+      socket.destroy();
+      await new Promise((r) => setTimeout(r, 100));
+      const started = Date.now();
+      await f.t.app.close();
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await f.close().catch(() => {});
     }
   });
 });

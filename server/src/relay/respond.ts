@@ -90,6 +90,24 @@ const CUT_NOTE = '上游中断，按已生成内容计费';
 const UNREPORTED_NOTE = '上游未返回用量，本地计算';
 const GONE_NOTE = '客户端断开，按已生成内容计费';
 
+/**
+ * Usage of a stream whose upstream never reported it whole: the prompt side as the upstream said it before it
+ * stopped (Claude's message_start), which beats a count made here; the output as counted from what went by.
+ */
+function unreportedUsage(call: ClientCall, partial: Usage | null | undefined, completionTokens: number): Usage {
+  return {
+    promptTokens: partial?.promptTokens ?? countPromptTokens(call),
+    completionTokens,
+    cachedTokens: partial?.cachedTokens ?? 0,
+    cacheCreationTokens: partial?.cacheCreationTokens,
+  };
+}
+
+/** What the log says of usage counted here. */
+function unreportedNote(cut: boolean, completed: boolean): string {
+  return cut ? CUT_NOTE : completed ? UNREPORTED_NOTE : GONE_NOTE;
+}
+
 /** A same-format stream: bytes go through as events complete (adapted from the transport's framing if needed). */
 export async function deliverStream(
   call: ClientCall,
@@ -106,18 +124,8 @@ export async function deliverStream(
   const completed = !clientGone();
   // The rest of the upstream's bytes first: usage may still be in them.
   let rest = completed ? meter.finish(cut) : EMPTY;
-  let usage = meter.usage;
-  let note = '';
-  if (!usage) {
-    const partial = meter.partialUsage?.();
-    usage = {
-      promptTokens: partial?.promptTokens ?? countPromptTokens(call),
-      completionTokens: meter.counted(),
-      cachedTokens: partial?.cachedTokens ?? 0,
-      cacheCreationTokens: partial?.cacheCreationTokens,
-    };
-    note = cut ? CUT_NOTE : completed ? UNREPORTED_NOTE : GONE_NOTE;
-  }
+  const usage = meter.usage ?? unreportedUsage(call, meter.partialUsage?.(), meter.counted());
+  const note = meter.usage ? '' : unreportedNote(cut, completed);
   if (completed) {
     if (!cut && meter.close) rest = Buffer.concat([rest, meter.close(usage)]);
     out.end(rest.length > 0 ? rest : undefined);
@@ -194,19 +202,8 @@ export async function deliverConvertedStream(
     if (rest && !clientGone()) out.write(rest);
   }
   const completed = !clientGone();
-  let usage: Usage | null = tally.usage ? usageOfChat(tally.usage) : null;
-  let note = '';
-  if (!usage) {
-    // What the upstream said of the prompt before it stopped beats a count made here.
-    const partial = decoder.partialUsage?.();
-    usage = {
-      promptTokens: partial?.promptTokens ?? countPromptTokens(call),
-      completionTokens: tally.counted(),
-      cachedTokens: partial?.cachedTokens ?? 0,
-      cacheCreationTokens: partial?.cacheCreationTokens,
-    };
-    note = cut ? CUT_NOTE : completed ? UNREPORTED_NOTE : GONE_NOTE;
-  }
+  const usage = tally.usage ? usageOfChat(tally.usage) : unreportedUsage(call, decoder.partialUsage?.(), tally.counted());
+  const note = tally.usage ? '' : unreportedNote(cut, completed);
   if (completed) {
     const failure = decoder.failure;
     if (failure) out.end(encoder.error(502, failure.message));

@@ -181,7 +181,11 @@ const utf8 = new TextDecoder();
 /** Body bytes held for a consumer that is not attached yet, past which the upstream is paused. */
 const EARLY_LIMIT = 64 * 1024;
 
-/** Passes an answer on chunk by chunk; chunks that arrive before a consumer is attached wait (the call pauses). */
+/**
+ * Passes an answer on chunk by chunk. Chunks that arrive before a consumer is attached wait for it (past 64 KiB the
+ * upstream is paused); a consumer that asks for a pause pauses the upstream socket (undici's body timeout does not
+ * run while paused).
+ */
 class StreamingHandler extends CancellableHandler implements Dispatcher.DispatchHandler, StreamingCall, StreamedResponse {
   head: Promise<StreamedResponse>;
   statusCode = 0;

@@ -9,6 +9,8 @@
 //   --server FILE      another build's main.js to run as Switchyard (A/B experiments); not written to RESULTS.md
 //   --cpu-only         only the CPU-per-request runs (after a warm-up); not written to RESULTS.md
 //   --server-node-options="..."  NODE_OPTIONS for Switchyard only (e.g. =--max-semi-space-size=4); not written
+//   --server-node-flags="..."    node command-line flags for Switchyard, after the start script's own; not written
+//   --cpu-reps N       interleaved CPU rounds per mode (default 7)
 //   --first-delay-ms N fixed delay of the mock before the first stream chunk (default 0)
 //
 // Starts a mock OpenAI upstream, a minimal Node relay and Switchyard (server/dist/main.js) on 127.0.0.1, sets

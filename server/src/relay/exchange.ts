@@ -32,9 +32,9 @@ export function fastifyExchange(request: FastifyRequest, reply: FastifyReply): R
   };
 }
 
-/** A small JSON answer (count_tokens and the like), written by the relay itself. */
+/** A small JSON answer (count_tokens, errors), written by the relay itself; `body` may be JSON text already. */
 export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
   res.end(text);
 }

@@ -1,6 +1,6 @@
 import { LOG_TYPE } from '@switchyard/shared';
 import type { RoutedChannel } from '../cache/routing.js';
-import type { ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import type { RelayExchange } from './exchange.js';
 import type { NewLog } from '../db/schema.js';
@@ -17,7 +17,6 @@ import { reportChannelFailure } from './health.js';
 import { providerFor, wireCodec } from './providers/index.js';
 import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery } from './respond.js';
 import { UpstreamCut, type BufferedCall, type StreamedResponse, type StreamingCall, type WholeAnswer } from './upstream.js';
-import type { IncomingHttpHeaders } from 'node:http';
 import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
 
 /*

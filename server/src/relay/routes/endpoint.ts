@@ -3,7 +3,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppContext } from '../../context.js';
 import type { AppError } from '../../lib/errors.js';
 import { RelayError } from '../errors.js';
-import { fastifyExchange, type RelayExchange } from '../exchange.js';
+import { fastifyExchange, sendJson, type RelayExchange } from '../exchange.js';
 import { clientFormat } from '../formats/index.js';
 import type { ErrorFields } from '../formats/client.js';
 import type { ClientFormat } from '../types.js';
@@ -25,9 +25,7 @@ export function writeError(res: ServerResponse, err: ErrorFields, format: Client
     res.end();
     return;
   }
-  const text = clientFormat(format).errorBody(err);
-  res.writeHead(err.status, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(Buffer.byteLength(text)) });
-  res.end(text);
+  sendJson(res, err.status, clientFormat(format).errorBody(err));
 }
 
 /** Runs a relay call; whatever it throws is answered in the caller's format (and logged when it is ours). */

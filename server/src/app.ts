@@ -82,7 +82,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     routing.load().catch((err: unknown) => app.log.warn({ err }, 'reloading the routing table failed'));
   }, Math.max(5, config.syncFrequencySeconds) * 1000);
   routingSync.unref();
-  const logWriter = new LogWriter(db.kysely, { onError: (err, lost) => app.log.error({ err, lost }, 'writing logs failed') });
+  const logWriter = new LogWriter(db.kysely, {
+    onError: (err, pending) => app.log.error({ err, pending }, 'writing logs failed; will retry'),
+    onRefused: (row, err) => app.log.error({ err, row }, 'log row refused by the database; set aside here'),
+  });
   if (config.sessionSecretGenerated) {
     app.log.warn('SESSION_SECRET is not set: using a random one, so sessions end when the process restarts and cannot be shared between nodes');
   }

@@ -20,13 +20,13 @@ export interface RelayExchange {
 /** A Fastify route's request as an exchange; the reply is handed over to the relay (hijacked). */
 export function fastifyExchange(request: FastifyRequest, reply: FastifyReply): RelayExchange {
   reply.hijack();
+  // Read now: once a client has left, its socket no longer knows its address (and the log is written after).
+  const ip = request.ip ?? '';
   return {
     headers: request.headers,
     query: (request.query ?? {}) as Record<string, unknown>,
     body: request.body as Buffer | undefined,
-    get ip() {
-      return request.ip;
-    },
+    ip,
     id: request.id,
     res: reply.raw,
   };

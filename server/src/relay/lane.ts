@@ -32,6 +32,11 @@ class LaneExchange implements RelayExchange {
   readonly id = `relay-${(++sequence).toString(36)}`;
   private address: string | undefined;
   private parsedQuery: Record<string, unknown> | undefined;
+  /**
+   * The peer's address, taken while the connection is open: the consume log reads the client's address after the
+   * answer, when a client that left has taken its socket's address with it.
+   */
+  private readonly peer: { headers: IncomingHttpHeaders; socket: { remoteAddress: string } };
 
   constructor(
     private readonly req: IncomingMessage,
@@ -39,14 +44,16 @@ class LaneExchange implements RelayExchange {
     /** As received; replaced by the inflated bytes when it came compressed. */
     public body: Buffer | undefined,
     private readonly trust: LaneOptions['trust'],
-  ) {}
+  ) {
+    this.peer = { headers: req.headers, socket: { remoteAddress: req.socket.remoteAddress ?? '' } };
+  }
 
   get headers(): IncomingHttpHeaders {
     return this.req.headers;
   }
 
   get ip(): string {
-    this.address ??= proxyAddr(this.req, this.trust);
+    this.address ??= proxyAddr(this.peer as unknown as IncomingMessage, this.trust) ?? '';
     return this.address;
   }
 

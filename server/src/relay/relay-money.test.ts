@@ -139,6 +139,8 @@ describe.each(testDatabases())('money on $name', (database) => {
     expect(log.completion_tokens).toBeGreaterThan(0);
     expect(log.completion_tokens).toBeLessThanOrEqual(20);
     expect(log.content).toContain('客户端断开');
+    // The client's address is taken when the call arrives: after the client left, its socket no longer has one.
+    expect(log.ip).toBe('127.0.0.1');
     steady.behaviour = {};
     await f.t.call(f.root, { method: 'DELETE', url: `/api/channel/${channel}/` });
   });

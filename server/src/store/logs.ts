@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { LOG_TYPE } from '@switchyard/shared';
 import type { Database, NewLog } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
+import { repairLogRow } from './log-row.js';
 
 type Db = Kysely<Database>;
 
@@ -117,12 +118,19 @@ export interface LogWriterOptions {
   intervalMs?: number;
   /** Flush as soon as this many rows wait. */
   maxBatch?: number;
-  onError?: (err: unknown, lost: number) => void;
+  /** A batch could not be written at all (the database is away): it is kept and retried. */
+  onError?: (err: unknown, pending: number) => void;
+  /** A row the database refused even repaired, set aside here (the caller puts it in the error log). */
+  onRefused?: (row: NewLog, err: unknown) => void;
 }
+
+/** Rows kept for a retry while the database is away; past this the oldest go to onRefused. */
+const MAX_PENDING = 20_000;
 
 /**
  * Batches log rows: they wait at most `intervalMs` (1 s) or until `maxBatch` (200) are queued, then go in one
- * transaction. Only for rows no balance depends on; close() flushes what is left (graceful shutdown).
+ * transaction. Only for rows no balance depends on; close() flushes what is left (graceful shutdown). A batch the
+ * database refuses is written row by row, repaired (log-row.ts), so one bad row never takes the others with it.
  */
 export class LogWriter {
   private queue: NewLog[] = [];
@@ -146,17 +154,20 @@ export class LogWriter {
   add(row: NewLog): void {
     this.queue.push(row);
     if (this.queue.length >= this.maxBatch) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), this.intervalMs);
-      this.timer.unref();
-    }
+    else this.schedule();
+  }
+
+  private schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => void this.flush(), this.intervalMs);
+    this.timer.unref();
   }
 
   addConsume(entry: ConsumeLogInput): void {
     this.add(consumeLogRow(entry));
   }
 
-  /** Writes everything queued so far; resolves when it is stored (or reported lost). Flushes never overlap. */
+  /** Writes everything queued so far; resolves when it is stored (or kept for a retry). Flushes never overlap. */
   flush(): Promise<void> {
     if (this.timer) {
       clearTimeout(this.timer);
@@ -174,9 +185,33 @@ export class LogWriter {
       await this.db.transaction().execute(async (trx) => {
         for (let i = 0; i < batch.length; i += 100) await trx.insertInto('logs').values(batch.slice(i, i + 100)).execute();
       });
-    } catch (err) {
-      this.options.onError?.(err, batch.length);
+      return;
+    } catch {
+      // One by one below.
     }
+    let written = 0;
+    let lastError: unknown = null;
+    const failed: NewLog[] = [];
+    for (const original of batch) {
+      const row = repairLogRow(original).row;
+      try {
+        await this.db.insertInto('logs').values(row).execute();
+        written++;
+      } catch (err) {
+        lastError = err;
+        failed.push(row);
+      }
+    }
+    if (written > 0 || failed.length === 0) {
+      for (const row of failed) this.options.onRefused?.(row, lastError);
+      return;
+    }
+    // Nothing went in: the database is away. Keep the rows (bounded) for the next flush.
+    this.queue = failed.concat(this.queue);
+    const excess = this.queue.length - MAX_PENDING;
+    if (excess > 0) for (const row of this.queue.splice(0, excess)) this.options.onRefused?.(row, lastError);
+    this.options.onError?.(lastError, this.queue.length);
+    this.schedule();
   }
 
   async close(): Promise<void> {

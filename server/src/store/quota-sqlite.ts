@@ -100,6 +100,38 @@ export function reserveSync(db: SqliteDatabase, userId: number, tokenId: number,
   })();
 }
 
+function settleBalances(s: Statements, changes: BalanceChanges): void {
+  for (const [id, u] of changes.users) s.settleUser.run(u.delta, u.used, u.requests, id);
+  for (const [id, t] of changes.tokens) s.settleToken.run(t.delta, t.used, id);
+  for (const [id, used] of changes.channels) s.settleChannel.run(used, id);
+}
+
+/**
+ * settleSync with each log inserted under its own savepoint (better-sqlite3 nests transactions that way): the rows
+ * the database refuses are rolled back alone and returned. Null when busy or a log lacks a column.
+ */
+export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges): NewLog[] | null {
+  if (db.inTransaction) return null;
+  const rows = changes.logs as Array<Record<string, unknown>>;
+  for (const row of rows) {
+    for (const column of LOG_COLUMNS) if (row[column] === undefined) return null;
+  }
+  const s = statementsOf(db);
+  const insertOne = s.insertLogs(1);
+  const refused: NewLog[] = [];
+  db.transaction(() => {
+    settleBalances(s, changes);
+    for (const row of rows) {
+      try {
+        db.transaction(() => insertOne.run(LOG_COLUMNS.map((column) => row[column])))();
+      } catch {
+        refused.push(row as NewLog);
+      }
+    }
+  })();
+  return refused;
+}
+
 /** Applies one batch of settlements in one transaction; false when busy or a log lacks a column (nothing written). */
 export function settleSync(db: SqliteDatabase, changes: BalanceChanges): boolean {
   if (db.inTransaction) return false;
@@ -108,9 +140,7 @@ export function settleSync(db: SqliteDatabase, changes: BalanceChanges): boolean
   }
   const s = statementsOf(db);
   db.transaction(() => {
-    for (const [id, u] of changes.users) s.settleUser.run(u.delta, u.used, u.requests, id);
-    for (const [id, t] of changes.tokens) s.settleToken.run(t.delta, t.used, id);
-    for (const [id, used] of changes.channels) s.settleChannel.run(used, id);
+    settleBalances(s, changes);
     const { logs } = changes;
     let at = 0;
     for (const size of INSERT_SIZES) {

@@ -1,7 +1,7 @@
 import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewLog } from '../db/schema.js';
 import { sqliteHandleOf } from '../db/sqlite-handle.js';
-import { reserveSync, settleSync, type BalanceChanges } from './quota-sqlite.js';
+import { reserveSync, settleSync, settleSyncIsolated, type BalanceChanges } from './quota-sqlite.js';
 
 /*
  * Every change of a balance made by the relay goes through here: conditional updates inside transactions that
@@ -74,30 +74,62 @@ export async function applySettlements(db: Kysely<Database>, batch: Settlement[]
   const sqlite = sqliteHandleOf(db);
   if (sqlite && settleSync(sqlite, changes)) return;
   await db.transaction().execute(async (trx) => {
-    for (const [id, u] of changes.users) {
-      await trx
-        .updateTable('users')
-        .set({
-          quota: sql`quota - ${u.delta}`,
-          used_quota: sql`used_quota + ${u.used}`,
-          request_count: sql`request_count + ${u.requests}`,
-        })
-        .where('id', '=', id)
-        .execute();
-    }
-    for (const [id, t] of changes.tokens) {
-      await trx
-        .updateTable('tokens')
-        .set({ remain_quota: sql`remain_quota - ${t.delta}`, used_quota: sql`used_quota + ${t.used}` })
-        .where('id', '=', id)
-        .execute();
-    }
-    for (const [id, used] of changes.channels) {
-      await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${used}` }).where('id', '=', id).execute();
-    }
+    await applyBalances(trx, changes);
     const { logs } = changes;
     for (let i = 0; i < logs.length; i += 100) await insertLogs(db, trx, logs.slice(i, i + 100));
   });
+}
+
+/**
+ * The same writes as applySettlements, each consume log inserted on its own under a savepoint: a row the database
+ * refuses is rolled back alone and returned, while the balances and every other row are written. For a batch that
+ * failed as a whole; slower, so never the first try.
+ */
+export async function applySettlementsIsolated(db: Kysely<Database>, batch: Settlement[]): Promise<NewLog[]> {
+  if (batch.length === 0) return [];
+  const changes = balanceChanges(batch);
+  const sqlite = sqliteHandleOf(db);
+  const refusedSync = sqlite ? settleSyncIsolated(sqlite, changes) : null;
+  if (refusedSync) return refusedSync;
+  return db.transaction().execute(async (trx) => {
+    await applyBalances(trx, changes);
+    const refused: NewLog[] = [];
+    for (const row of changes.logs) {
+      await sql`savepoint log_row`.execute(trx);
+      try {
+        await trx.insertInto('logs').values(row).execute();
+        await sql`release savepoint log_row`.execute(trx);
+      } catch {
+        await sql`rollback to savepoint log_row`.execute(trx);
+        refused.push(row);
+      }
+    }
+    return refused;
+  });
+}
+
+async function applyBalances(trx: Transaction<Database>, changes: BalanceChanges): Promise<void> {
+  for (const [id, u] of changes.users) {
+    await trx
+      .updateTable('users')
+      .set({
+        quota: sql`quota - ${u.delta}`,
+        used_quota: sql`used_quota + ${u.used}`,
+        request_count: sql`request_count + ${u.requests}`,
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+  for (const [id, t] of changes.tokens) {
+    await trx
+      .updateTable('tokens')
+      .set({ remain_quota: sql`remain_quota - ${t.delta}`, used_quota: sql`used_quota + ${t.used}` })
+      .where('id', '=', id)
+      .execute();
+  }
+  for (const [id, used] of changes.channels) {
+    await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${used}` }).where('id', '=', id).execute();
+  }
 }
 
 /** What a batch changes: per user, token and channel summed, rows with nothing to change left out; the logs. */

@@ -18,9 +18,10 @@ import { AppError } from './lib/errors.js';
 import { consoleRoutes } from './console/index.js';
 import { AuthCache } from './cache/auth-cache.js';
 import { createRelayServices } from './relay/services.js';
-import { isRelayUrl, RELAY_ENDPOINTS, relayRoutes, sendError } from './relay/routes/index.js';
+import { formatOf, isRelayUrl, RELAY_ENDPOINTS, relayRoutes, sendError } from './relay/routes/index.js';
 import { compileTrust, RelayLane } from './relay/lane.js';
-import { RelayError } from './relay/errors.js';
+import { RelayError, shuttingDown } from './relay/errors.js';
+import { SHUTDOWN_MESSAGE } from './relay/in-flight.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
 import { ChannelTestRunner } from './services/channel-tests.js';
@@ -53,6 +54,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // get no access-log lines: two JSON lines per call would cost more than the rest of the relay's bookkeeping.
     logController: new LogController({ disableRequestLogging: (request: { url: string }) => isRelayUrl(request.url) }),
     bodyLimit: config.bodyLimit,
+    // Requests that arrive while the server closes are answered below, in the caller's format.
+    return503OnClosing: false,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     serverFactory: (handler) => {
       const server = http.createServer((req, res) => {
@@ -134,6 +137,19 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.db) await db.close();
   });
 
+  // Set when the server begins to close: requests still arriving (on kept-alive connections) are turned away.
+  let closing = false;
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!closing) {
+      done();
+      return;
+    }
+    reply.header('connection', 'close');
+    const url = request.url.split('?')[0];
+    if (isRelayUrl(url)) sendError(reply, shuttingDown(), formatOf(request));
+    else void reply.status(503).send(consoleErrorBody(SHUTDOWN_MESSAGE));
+  });
+
   await app.register(cookie, { secret: config.sessionSecret });
   installGuard(app);
 
@@ -160,7 +176,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(consoleRoutes, { prefix: '/api' });
   await app.register(relayRoutes);
   const relayLane = new RelayLane(app.ctx, RELAY_ENDPOINTS, { bodyLimit: config.bodyLimit, trust: compileTrust(config.trustedProxies) });
-  app.addHook('preClose', () => relayLane.close(app.server));
+  app.addHook('preClose', () => {
+    closing = true;
+    return relayLane.close(app.server);
+  });
   lane = relayLane;
 
   await app.register(fastifyStatic, {

@@ -40,6 +40,11 @@ export interface Config {
   channelUpdateFrequencyMinutes: number;
   /** Seconds to wait between two channels of an all-channel test (POLLING_INTERVAL). */
   pollingIntervalSeconds: number;
+  /**
+   * The longest a graceful shutdown may take (SHUTDOWN_TIMEOUT, seconds): calls in flight are drained until shortly
+   * before it, then stopped and billed; what they owe is written; the process exits by then whatever happens.
+   */
+  shutdownTimeoutSeconds: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -99,5 +104,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     channelTestFrequencyMinutes: positive(env.CHANNEL_TEST_FREQUENCY),
     channelUpdateFrequencyMinutes: positive(env.CHANNEL_UPDATE_FREQUENCY),
     pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
+    shutdownTimeoutSeconds: positive(env.SHUTDOWN_TIMEOUT) || 30,
   };
 }

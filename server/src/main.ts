@@ -1,6 +1,7 @@
 import v8 from 'node:v8';
 import { loadConfig } from './config.js';
 import { buildApp } from './app.js';
+import { gracefulShutdown } from './shutdown.js';
 
 // Collect the old generation once it has grown a fifth past what survived the last full collection. V8's own
 // factor (up to 4x for a fast collector) let a ~30 MB live heap reach ~100 MB of garbage under load before the
@@ -9,28 +10,11 @@ import { buildApp } from './app.js';
 // after start: `npm start` passes --max-semi-space-size.
 v8.setFlagsFromString('--heap-growing-percent=20');
 
-/** Process entry: start the server, and on SIGINT/SIGTERM stop taking requests, let in-flight ones finish, flush, close the DB. */
+/** Process entry: start the server; SIGINT/SIGTERM shut it down within SHUTDOWN_TIMEOUT (shutdown.ts). */
 async function main(): Promise<void> {
   const config = loadConfig();
   const app = await buildApp(config);
-  let closing = false;
-  const shutdown = (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down');
-    const force = setTimeout(() => {
-      app.log.error('shutdown took too long; exiting');
-      process.exit(1);
-    }, 30_000);
-    force.unref();
-    app
-      .close()
-      .then(() => process.exit(0))
-      .catch((err: unknown) => {
-        app.log.error({ err }, 'error during shutdown');
-        process.exit(1);
-      });
-  };
+  const shutdown = gracefulShutdown(app, { timeoutMs: config.shutdownTimeoutSeconds * 1000 });
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   await app.listen({ port: config.port, host: config.host });

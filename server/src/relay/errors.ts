@@ -1,4 +1,5 @@
 import { AppError } from '../lib/errors.js';
+import { SHUTDOWN_MESSAGE } from './in-flight.js';
 
 /**
  * A relay failure. `local` errors are the gateway's own verdict (bad token, no quota, bad body): they are never
@@ -23,4 +24,9 @@ export function upstreamError(status: number, message: string, code: string, typ
 /** Network-level failures are reported without the upstream address or key. */
 export function unreachableUpstream(): RelayError {
   return new RelayError(502, '请求上游地址失败', 'do_request_failed', 'switchyard_error', false);
+}
+
+/** A call that arrives, or is still waiting for its upstream, while the server shuts down. */
+export function shuttingDown(): RelayError {
+  return new RelayError(503, SHUTDOWN_MESSAGE, 'service_unavailable', 'server_error');
 }

@@ -3,7 +3,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { AppContext } from '../context.js';
 import { contentEncoding, decodeBody } from './body.js';
 import { allowBrowsers } from './cors.js';
-import { RelayError } from './errors.js';
+import { RelayError, shuttingDown } from './errors.js';
 import type { RelayExchange } from './exchange.js';
 import { guarded, writeError, type RelayEndpoint } from './routes/endpoint.js';
 
@@ -114,7 +114,7 @@ export class RelayLane {
     if (req.headers.origin !== undefined) allowBrowsers(res);
     if (this.closing) {
       res.setHeader('connection', 'close');
-      writeError(res, new RelayError(503, 'Service Unavailable', 'service_unavailable'), match.endpoint.format);
+      writeError(res, shuttingDown(), match.endpoint.format);
       return true;
     }
     this.inFlight++;

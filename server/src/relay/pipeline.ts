@@ -10,9 +10,10 @@ import { checkModelAllowed } from './auth.js';
 import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPricing, type Pricing } from './billing.js';
 import { estimatePromptTokens } from './calls.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
-import { RelayError, unreachableUpstream, upstreamError } from './errors.js';
+import { RelayError, shuttingDown, unreachableUpstream, upstreamError } from './errors.js';
 import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
+import type { StreamCut } from './formats/passthrough-meter.js';
 import { reportChannelFailure } from './health.js';
 import { providerFor, wireCodec } from './providers/index.js';
 import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery } from './respond.js';
@@ -96,16 +97,22 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   };
   if (reservation.amount > 0) await reserve(ctx, reservation);
 
-  // The current attempt's way to stop its upstream call when the client goes away.
+  // The current attempt's way to stop its upstream call when the client goes away or the server stops the call.
   let cancel: (() => void) | null = null;
   let clientGone = false;
+  let stopped: StreamCut | null = null;
   const onClose = () => {
     if (!res.writableFinished) {
       clientGone = true;
       cancel?.();
     }
   };
+  const stop = (reason: StreamCut) => {
+    stopped = reason;
+    cancel?.();
+  };
   res.on('close', onClose);
+  ctx.relay.calls.add(stop);
 
   const chain: number[] = [];
   const tried = new Set<number>();
@@ -115,7 +122,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   const buffered = !call.stream && call.mode !== 'speech';
   let lastError: RelayError | null = null;
   try {
-    for (let attempt = 0; attempt < attempts && !clientGone; attempt++) {
+    for (let attempt = 0; attempt < attempts && !clientGone && !stopped; attempt++) {
       const channel = pinned ?? chooseChannel(tiers, tried, Math.random, (id) => breaker.isOpen(id));
       if (!channel) break;
       tried.add(channel.id);
@@ -140,7 +147,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);
       cancel = () => pending.cancel();
       const outcome = await answerOf(pending);
-      if (clientGone && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;
+      if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;
       if (outcome.kind === 'unreachable') {
         lastError = unreachableUpstream();
         breaker.failure(channel.id);
@@ -165,7 +172,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       const answer = outcome.answer;
       breaker.success(channel.id);
-      const delivering = deliver(provider, up, answer, res, () => clientGone);
+      const delivering = deliver(provider, up, answer, res, () => clientGone, () => stopped);
       const delivery = delivering instanceof Promise ? await delivering : delivering;
       settle(ctx, input, { pricing, reservation, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
       return;
@@ -175,9 +182,11 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
     throw err;
   } finally {
     res.off('close', onClose);
+    ctx.relay.calls.delete(stop);
   }
   refund(ctx, reservation);
   if (clientGone) return;
+  if (stopped) throw shuttingDown();
   if (!lastError) throw noChannel(caller.group, call.model);
   if (lastError.status === 429) throw upstreamError(429, RATE_LIMITED_MESSAGE, lastError.code ?? 'rate_limited', lastError.type);
   throw lastError;
@@ -189,6 +198,7 @@ function deliver(
   answer: StreamedResponse | WholeAnswer,
   out: ServerResponse,
   clientGone: () => boolean,
+  stopped: () => StreamCut | null,
 ): Delivery | Promise<Delivery> {
   const { call } = up;
   const client = clientFormat(call.format);
@@ -205,13 +215,13 @@ function deliver(
   const streamed = answer;
   if (!call.stream) return deliverBinary(call, streamed, out, clientGone);
   const adapt = provider.streamAdapter?.(up);
-  if (passthrough) return deliverStream(call, streamed, out, clientGone, client.streamMeter(call), adapt);
+  if (passthrough) return deliverStream(call, streamed, out, clientGone, stopped, client.streamMeter(call), adapt);
   const codec = {
     decoder: wireCodec(up.wire).streamDecoder(up),
     encoder: client.streamEncoder(call, estimatePromptTokens(call)),
     adapt,
   };
-  return deliverConvertedStream(call, streamed, out, clientGone, codec);
+  return deliverConvertedStream(call, streamed, out, clientGone, stopped, codec);
 }
 
 const utf8 = new TextDecoder();

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { upstreamError } from './errors.js';
 import type { ChunkEncoder, StreamMeter } from './formats/client.js';
+import { UPSTREAM_CUT, type StreamCut } from './formats/passthrough-meter.js';
 import { canonicalForCounting } from './formats/index.js';
 import type { ChatChunk, ChatUsage } from './formats/openai/chat.js';
 import { chatUsageOf, completionText, readUsage } from './formats/openai/usage.js';
@@ -89,6 +90,7 @@ const SSE_HEADERS = {
 const CUT_NOTE = '上游中断，按已生成内容计费';
 const UNREPORTED_NOTE = '上游未返回用量，本地计算';
 const GONE_NOTE = '客户端断开，按已生成内容计费';
+const STOPPED_NOTE = '服务关闭时中止，按已生成内容计费';
 
 /**
  * Usage of a stream whose upstream never reported it whole: the prompt side as the upstream said it before it
@@ -104,8 +106,18 @@ function unreportedUsage(call: ClientCall, partial: Usage | null | undefined, co
 }
 
 /** What the log says of usage counted here. */
-function unreportedNote(cut: boolean, completed: boolean): string {
-  return cut ? CUT_NOTE : completed ? UNREPORTED_NOTE : GONE_NOTE;
+function unreportedNote(cut: StreamCut | null, completed: boolean): string {
+  if (cut) return cut === UPSTREAM_CUT ? CUT_NOTE : STOPPED_NOTE;
+  return completed ? UNREPORTED_NOTE : GONE_NOTE;
+}
+
+/**
+ * What the client of a stream that ended early (end 'failed' while it was still there) is told: the call's own reason
+ * when the gateway stopped it (shutdown), else that the upstream broke off.
+ */
+function cutOf(end: BodyEnd, clientGone: () => boolean, stopped: () => StreamCut | null): StreamCut | null {
+  if (end !== 'failed' || clientGone()) return null;
+  return stopped() ?? UPSTREAM_CUT;
 }
 
 /** A same-format stream: bytes go through as events complete (adapted from the transport's framing if needed). */
@@ -114,18 +126,19 @@ export async function deliverStream(
   res: StreamedResponse,
   out: ServerResponse,
   clientGone: () => boolean,
+  stopped: () => StreamCut | null,
   meter: StreamMeter,
   adapt?: (chunk: Buffer) => Buffer,
 ): Promise<Delivery> {
   out.writeHead(200, SSE_HEADERS);
   const end = await pump(res, out, clientGone, adapt ? (chunk) => meter.push(adapt(chunk)) : (chunk) => meter.push(chunk));
-  // The upstream went away or went silent past STREAMING_TIMEOUT; the client keeps what it got.
-  const cut = end === 'failed' && !clientGone();
+  // The upstream went away or went silent past STREAMING_TIMEOUT (or the call was stopped); the client keeps what it got.
+  const cut = cutOf(end, clientGone, stopped);
   const completed = !clientGone();
   // The rest of the upstream's bytes first: usage may still be in them.
-  let rest = completed ? meter.finish(cut) : EMPTY;
+  let rest = completed ? meter.finish(cut !== null, cut ?? undefined) : EMPTY;
   const usage = meter.usage ?? unreportedUsage(call, meter.partialUsage?.(), meter.counted());
-  const note = meter.usage ? '' : unreportedNote(cut, completed);
+  const note = meter.usage ? (cut && cut !== UPSTREAM_CUT ? STOPPED_NOTE : '') : unreportedNote(cut, completed);
   if (completed) {
     if (!cut && meter.close) rest = Buffer.concat([rest, meter.close(usage)]);
     out.end(rest.length > 0 ? rest : undefined);
@@ -176,6 +189,7 @@ export async function deliverConvertedStream(
   res: StreamedResponse,
   out: ServerResponse,
   clientGone: () => boolean,
+  stopped: () => StreamCut | null,
   codec: { decoder: ChunkDecoder; encoder: ChunkEncoder; adapt?: (chunk: Buffer) => Buffer },
 ): Promise<Delivery> {
   const { decoder, encoder, adapt } = codec;
@@ -196,18 +210,18 @@ export async function deliverConvertedStream(
     if (decoder.failure) res.cancel();
     return text;
   });
-  const cut = end === 'failed' && !clientGone() && !decoder.failure;
+  const cut = decoder.failure ? null : cutOf(end, clientGone, stopped);
   if (!cut && !clientGone() && !decoder.failure) {
     const rest = encode(decoder.finish());
     if (rest && !clientGone()) out.write(rest);
   }
   const completed = !clientGone();
   const usage = tally.usage ? usageOfChat(tally.usage) : unreportedUsage(call, decoder.partialUsage?.(), tally.counted());
-  const note = tally.usage ? '' : unreportedNote(cut, completed);
+  const note = tally.usage ? (cut && cut !== UPSTREAM_CUT ? STOPPED_NOTE : '') : unreportedNote(cut, completed);
   if (completed) {
     const failure = decoder.failure;
     if (failure) out.end(encoder.error(502, failure.message));
-    else if (cut) out.end(encoder.error(502, '上游连接中断'));
+    else if (cut) out.end(encoder.error(cut.status, cut.message));
     else out.end(encoder.finish(chatUsageOf(usage)));
   }
   return { usage, firstTokenAt: tally.firstTokenAt, completed, note };

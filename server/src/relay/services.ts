@@ -3,6 +3,7 @@ import type { Kysely } from 'kysely';
 import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { ChannelBreaker } from './breaker.js';
+import { InFlightCalls } from './in-flight.js';
 import { Settler } from './settler.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream.js';
 
@@ -10,6 +11,8 @@ export interface RelayServices {
   upstream: UpstreamClient;
   settler: Settler;
   breaker: ChannelBreaker;
+  /** The calls being relayed now, so a shutdown can stop those that outlast its deadline. */
+  calls: InFlightCalls;
   close(): Promise<void>;
 }
 
@@ -20,6 +23,7 @@ export function createRelayServices(config: Config, db: Kysely<Database>, log: F
     upstream,
     settler,
     breaker: new ChannelBreaker(),
+    calls: new InFlightCalls(),
     async close() {
       await settler.close();
       await upstream.close();

@@ -1,3 +1,4 @@
+import type { StreamCut } from './passthrough-meter.js';
 import type { ChatChunk, ChatUsage } from './openai/chat.js';
 import type { ClientCall, ClientFormat, Usage } from '../types.js';
 
@@ -14,7 +15,7 @@ export interface StreamMeter {
    * The end of the upstream body: anything still held and what the format needs to close a stream cleanly; or,
    * when the upstream was cut (or ended without its final event), the format's error event instead.
    */
-  finish(cut: boolean): Buffer;
+  finish(cut: boolean, reason?: StreamCut): Buffer;
   /**
    * After a clean finish: the last bytes, given the usage the call is charged for (as reported, or counted here when
    * the upstream never said). A format that reports usage in the stream sends it here if the upstream did not.

@@ -3,8 +3,14 @@ import type { StreamMeter } from './client.js';
 import type { SideMeter } from './side-meter.js';
 import { WholeEvents } from './sse-events.js';
 
+/** Why a stream stopped before its end, as its client is told (in the format's error event). */
+export interface StreamCut {
+  status: number;
+  message: string;
+}
+
 /** What every client format tells its client when the upstream stopped mid-answer (as the converted path does). */
-export const CUT_MESSAGE = '上游连接中断';
+export const UPSTREAM_CUT: StreamCut = { status: 502, message: '上游连接中断' };
 
 /** A format's own stream meter, as a passthrough reads it. */
 interface FormatMeter {
@@ -30,7 +36,7 @@ export abstract class PassthroughMeter<M extends FormatMeter> implements StreamM
     return this.meter.push(chunk);
   }
 
-  abstract finish(cut: boolean): Buffer;
+  abstract finish(cut: boolean, reason?: StreamCut): Buffer;
 
   counted(): number {
     return this.meter.counted();
@@ -48,17 +54,17 @@ export abstract class WholeEventsPassthroughMeter<M extends SideMeter<object>> e
   protected abstract ended(): boolean;
 
   /** The error event that closes a stream which did not end. */
-  protected abstract cutEvent(): string;
+  protected abstract cutEvent(reason: StreamCut): string;
 
   override push(chunk: Buffer): Buffer {
     this.meter.push(chunk);
     return this.events.push(chunk);
   }
 
-  finish(cut: boolean): Buffer {
+  finish(cut: boolean, reason: StreamCut = UPSTREAM_CUT): Buffer {
     this.meter.finish();
     // An upstream that ended cleanly but without a last blank line keeps its bytes; a cut one loses its half event.
     if (!cut && this.ended()) return this.events.take();
-    return Buffer.from(this.cutEvent());
+    return Buffer.from(this.cutEvent(reason));
   }
 }

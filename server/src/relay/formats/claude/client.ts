@@ -5,7 +5,7 @@ import { claudeErrorBody, claudeErrorObject } from './errors.js';
 import { chatToClaude, ChatToClaudeStream } from './from-chat.js';
 import { claudeSse } from './from-chat-stream.js';
 import { ClaudeStreamMeter } from './meter.js';
-import { CUT_MESSAGE, WholeEventsPassthroughMeter } from '../passthrough-meter.js';
+import { WholeEventsPassthroughMeter, type StreamCut } from '../passthrough-meter.js';
 import { claudeToChat } from './to-chat.js';
 import type { ClaudeRequest } from './types.js';
 import { claudeUsageFromJson } from './usage.js';
@@ -24,8 +24,8 @@ class ClaudePassthroughMeter extends WholeEventsPassthroughMeter<ClaudeStreamMet
     return this.meter.sawStop || this.meter.error !== null;
   }
 
-  protected cutEvent(): string {
-    return claudeSse(claudeErrorObject(502, CUT_MESSAGE));
+  protected cutEvent(reason: StreamCut): string {
+    return claudeSse(claudeErrorObject(reason.status, reason.message));
   }
 
   partialUsage() {

@@ -5,7 +5,7 @@ import { geminiEmbedToOpenAI, openAIToGeminiEmbed, type EmbeddingsResponse } fro
 import { geminiErrorBody } from './errors.js';
 import { chatToGemini, ChatToGeminiStream } from './from-chat.js';
 import { GeminiStreamMeter, geminiUsageFromJson } from './meter.js';
-import { CUT_MESSAGE, PassthroughMeter } from '../passthrough-meter.js';
+import { PassthroughMeter, UPSTREAM_CUT, type StreamCut } from '../passthrough-meter.js';
 import { geminiToChat } from './to-chat.js';
 import type { GeminiBatchEmbedRequest, GeminiEmbedContentRequest, GeminiRequest } from './types.js';
 
@@ -35,9 +35,9 @@ class GeminiPassthroughMeter extends PassthroughMeter<GeminiStreamMeter> {
     super(new GeminiStreamMeter(call.model));
   }
 
-  finish(cut: boolean): Buffer {
+  finish(cut: boolean, reason: StreamCut = UPSTREAM_CUT): Buffer {
     const rest = this.meter.finish();
-    return cut ? Buffer.from(streamError(502, CUT_MESSAGE)) : rest;
+    return cut ? Buffer.from(streamError(reason.status, reason.message)) : rest;
   }
 }
 

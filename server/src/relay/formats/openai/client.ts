@@ -1,6 +1,6 @@
 import type { ClientCall, Usage } from '../../types.js';
 import type { ChunkEncoder, ClientFormatModule } from '../client.js';
-import { CUT_MESSAGE, PassthroughMeter } from '../passthrough-meter.js';
+import { PassthroughMeter, UPSTREAM_CUT, type StreamCut } from '../passthrough-meter.js';
 import type { ChatChunk, ChatUsage } from './chat.js';
 import { openAIErrorBody } from './errors.js';
 import { OpenAIStreamMeter } from './stream.js';
@@ -53,9 +53,9 @@ class OpenAIPassthroughMeter extends PassthroughMeter<OpenAIStreamMeter> {
     super(new OpenAIStreamMeter(call.model, !call.clientWantsStreamUsage));
   }
 
-  finish(cut: boolean): Buffer {
+  finish(cut: boolean, reason: StreamCut = UPSTREAM_CUT): Buffer {
     const rest = this.meter.finish();
-    if (cut) return Buffer.from(event({ error: { message: CUT_MESSAGE, type: 'upstream_error', code: 502 } }));
+    if (cut) return Buffer.from(event({ error: { message: reason.message, type: 'upstream_error', code: reason.status } }));
     return rest;
   }
 

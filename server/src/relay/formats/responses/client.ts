@@ -2,7 +2,7 @@ import type { ClientCall } from '../../types.js';
 import type { ChunkEncoder, ClientFormatModule } from '../client.js';
 import type { ChatChunk, ChatCompletion, ChatUsage } from '../openai/chat.js';
 import { openAIErrorBody } from '../openai/errors.js';
-import { CUT_MESSAGE, WholeEventsPassthroughMeter } from '../passthrough-meter.js';
+import { WholeEventsPassthroughMeter, type StreamCut } from '../passthrough-meter.js';
 import { chatToResponses, ChatToResponsesStream } from './from-chat.js';
 import { ResponsesStreamMeter, responsesUsageFromJson } from './meter.js';
 import { responsesToChat } from './to-chat.js';
@@ -42,8 +42,8 @@ class ResponsesPassthroughMeter extends WholeEventsPassthroughMeter<ResponsesStr
   }
 
   /** A stream that stops before its terminal event ends with an error event, as the Responses API reports failures. */
-  protected cutEvent(): string {
-    const error = { type: 'error', code: 'server_error', message: CUT_MESSAGE, param: null };
+  protected cutEvent(reason: StreamCut): string {
+    const error = { type: 'error', code: 'server_error', message: reason.message, param: null };
     return `event: error\ndata: ${JSON.stringify(error)}\n\n`;
   }
 }

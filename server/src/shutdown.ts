@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { loadEncodings } from './relay/tokenizer.js';
 
 /*
  * Graceful shutdown, bounded. On the first SIGTERM/SIGINT the server stops taking calls (late ones get 503 in their
@@ -78,6 +79,8 @@ export function gracefulShutdown(app: FastifyInstance, opts: ShutdownOptions): (
       const end = now + opts.timeoutMs;
       app.log.info({ signal, timeoutMs: opts.timeoutMs }, 'shutting down');
       schedule(end - reserve, end);
+      // Streams stopped at the deadline are billed on counted tokens: load the encodings while calls still drain.
+      setImmediate(loadEncodings);
       app.close().then(
         () => finish(0),
         (err: unknown) => {

@@ -1,0 +1,98 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+
+/*
+ * The server as operators run it: its own process (src/main.ts through tsx), on a port of its own, with a SQLite
+ * file the test can open after the process is gone. For what only a real process shows: signals, exit codes,
+ * deadlines, a kill -9.
+ */
+
+const SERVER_ROOT = path.resolve(import.meta.dirname, '../..');
+
+export interface ServerProcess {
+  url: string;
+  sqlitePath: string;
+  child: ChildProcess;
+  /** What the process wrote to stdout and stderr (JSON log lines). */
+  output(): string;
+  /** Resolves with the exit code (null when killed by a signal) and when it happened. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
+  /** Signs in as root and returns console headers. */
+  rootHeaders(): Promise<Record<string, string>>;
+  /** Removes the data folder (after the process is gone). */
+  cleanup(): void;
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-proc-'));
+  const port = await freePort();
+  const sqlitePath = path.join(dir, 'switchyard.db');
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+    cwd: SERVER_ROOT,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      SQLITE_PATH: sqlitePath,
+      SQL_DSN: '',
+      REDIS_CONN_STRING: '',
+      SESSION_SECRET: 'process-test-secret-process-test-secret',
+      LOG_LEVEL: 'warn',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
+  child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => {
+    child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() }));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited at start: ${output}`);
+    const up = await fetch(`${url}/api/status`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error(`server did not start: ${output}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    sqlitePath,
+    child,
+    output: () => output,
+    exited,
+    async rootHeaders() {
+      const res = await fetch(`${url}/api/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'root', password: '123456' }),
+      });
+      const body = (await res.json()) as { data: { id: number } };
+      const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+      return { cookie, 'new-api-user': String(body.data.id), 'content-type': 'application/json' };
+    },
+    cleanup: () => rmSync(dir, { recursive: true, force: true }),
+  };
+}

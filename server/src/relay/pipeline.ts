@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
 import type { RelayExchange } from './exchange.js';
 import type { NewLog } from '../db/schema.js';
-import { reserveQuota, type Reservation } from '../store/quota.js';
+import type { Reservation } from '../store/quota.js';
 import type { Caller } from './auth.js';
 import { checkModelAllowed } from './auth.js';
 import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPricing, type Pricing } from './billing.js';
@@ -54,7 +54,7 @@ function pinnedChannel(ctx: AppContext, id: number): RoutedChannel {
 }
 
 async function reserve(ctx: AppContext, reservation: Reservation): Promise<void> {
-  const outcome = await reserveQuota(ctx.db.kysely, reservation);
+  const outcome = await ctx.relay.quotaGate.reserve(reservation);
   if (outcome === 'user_short') throw new RelayError(403, '用户额度不足', 'insufficient_user_quota', 'insufficient_quota');
   if (outcome === 'token_short') throw new RelayError(403, '令牌额度不足', 'insufficient_token_quota', 'insufficient_quota');
 }
@@ -96,6 +96,9 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
     amount: trusted(caller, estimate) ? 0 : estimate,
   };
   if (reservation.amount > 0) await reserve(ctx, reservation);
+  // Until it settles, this node's cached balances count the call at its estimate: calls arriving meanwhile see
+  // it, so a burst cannot all take the no-reservation path on a balance that covers only part of it.
+  noteCharge(ctx, input, estimate);
 
   // The current attempt's way to stop its upstream call when the client goes away or the server stops the call.
   let cancel: (() => void) | null = null;
@@ -112,6 +115,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
     cancel?.();
   };
   res.on('close', onClose);
+  // A client that left while its reservation waited for balance is gone already.
+  if (res.destroyed) onClose();
   ctx.relay.calls.add(stop);
 
   const chain: number[] = [];
@@ -174,17 +179,19 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       breaker.success(channel.id);
       const delivering = deliver(provider, up, answer, res, () => clientGone, () => stopped);
       const delivery = delivering instanceof Promise ? await delivering : delivering;
-      settle(ctx, input, { pricing, reservation, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
+      settle(ctx, input, { pricing, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
       return;
     }
   } catch (err) {
     refund(ctx, reservation);
+    noteCharge(ctx, input, -estimate);
     throw err;
   } finally {
     res.off('close', onClose);
     ctx.relay.calls.delete(stop);
   }
   refund(ctx, reservation);
+  noteCharge(ctx, input, -estimate);
   if (clientGone) return;
   if (stopped) throw shuttingDown();
   if (!lastError) throw noChannel(caller.group, call.model);
@@ -260,11 +267,19 @@ async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptO
 function refund(ctx: AppContext, reservation: Reservation): void {
   if (reservation.amount <= 0) return;
   ctx.relay.settler.add({ reservation, cost: 0, channelId: 0, countsAsRequest: false, log: null });
+  ctx.relay.quotaGate.release(reservation.userId);
+}
+
+/** A change of this node's cached balance hints for the caller (money itself moves only in the store). */
+function noteCharge(ctx: AppContext, input: RelayInput, amount: number): void {
+  if (amount !== 0) ctx.authCache.noteCharge(input.caller.token?.key ?? '', input.caller.user.id, amount);
 }
 
 interface Outcome {
   pricing: Pricing;
   reservation: Reservation;
+  /** What the cached balances were charged when the call was admitted. */
+  estimate: number;
   channel: RoutedChannel;
   chain: number[];
   delivery: Delivery;
@@ -279,8 +294,9 @@ function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
   const cost = nothing ? 0 : costOf(o.pricing, usage);
   const log = ctx.options.get('LogConsumeEnabled') ? consumeLog(input, o, cost, nothing) : null;
   ctx.relay.settler.add({ reservation: o.reservation, cost, channelId: o.channel.id, countsAsRequest: true, log });
+  if (o.reservation.amount > 0) ctx.relay.quotaGate.release(o.reservation.userId);
   ctx.usage.record({ userId: caller.user.id, username: caller.user.username, modelName: call.model, tokens: usage.promptTokens + usage.completionTokens, quota: cost });
-  if (caller.token) ctx.authCache.noteCharge(caller.token.key, caller.user.id, cost);
+  noteCharge(ctx, input, cost - o.estimate);
 }
 
 /** The consume log of a settled call. */

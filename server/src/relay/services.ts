@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { ChannelBreaker } from './breaker.js';
 import { InFlightCalls } from './in-flight.js';
+import { QuotaGate } from './quota-gate.js';
 import { Settler } from './settler.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream.js';
 
@@ -13,17 +14,26 @@ export interface RelayServices {
   breaker: ChannelBreaker;
   /** The calls being relayed now, so a shutdown can stop those that outlast its deadline. */
   calls: InFlightCalls;
+  /** Reservations, with calls that do not fit waiting for what the same user's calls in flight give back. */
+  quotaGate: QuotaGate;
   close(): Promise<void>;
 }
 
 export function createRelayServices(config: Config, db: Kysely<Database>, log: FastifyBaseLogger): RelayServices {
   const upstream = createUpstreamClient(config.relayTimeoutSeconds, config.streamingTimeoutSeconds);
   const settler = new Settler(db, log);
+  const quotaGate = new QuotaGate(db, () => settler.flushSoon());
+  settler.onWritten = (batch) => {
+    const users = new Set<number>();
+    for (const s of batch) if (s.reservation.amount > 0) users.add(s.reservation.userId);
+    if (users.size > 0) quotaGate.settled(users);
+  };
   return {
     upstream,
     settler,
     breaker: new ChannelBreaker(),
     calls: new InFlightCalls(),
+    quotaGate,
     async close() {
       await settler.close();
       await upstream.close();

@@ -34,6 +34,8 @@ export class Settler {
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private failuresInARow = 0;
+  /** Told of every batch written (whole or row by row), e.g. so calls waiting for balance try again. */
+  onWritten: ((batch: readonly Settlement[]) => void) | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -46,6 +48,14 @@ export class Settler {
     this.queue.push(s);
     if (this.queue.length >= this.maxBatch && this.failuresInARow === 0) void this.flush();
     else this.schedule(this.intervalMs);
+  }
+
+  /** Writes what is queued as soon as the current write (if any) is done, not after the interval. */
+  flushSoon(): void {
+    if (this.queue.length === 0 || this.failuresInARow > 0) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.schedule(0);
   }
 
   private schedule(ms: number): void {
@@ -73,7 +83,7 @@ export class Settler {
   private async write(batch: Settlement[]): Promise<void> {
     try {
       await applySettlements(this.db, batch);
-      this.written();
+      this.written(batch);
       return;
     } catch (err) {
       this.stats.failedBatches++;
@@ -86,7 +96,7 @@ export class Settler {
         this.stats.setAsideRows++;
         this.log.error({ row }, 'consume log refused by the database: its charge is applied, the row is set aside here');
       }
-      this.written();
+      this.written(repaired);
     } catch (err) {
       // Nothing could be written: the database is away. Keep the batch ahead of newer calls and try again.
       const wait = RETRY_MS[Math.min(this.failuresInARow, RETRY_MS.length - 1)];
@@ -97,10 +107,11 @@ export class Settler {
     }
   }
 
-  private written(): void {
+  private written(batch: readonly Settlement[]): void {
     this.stats.batches++;
     this.failuresInARow = 0;
     if (this.queue.length > 0) this.schedule(this.intervalMs);
+    this.onWritten?.(batch);
   }
 
   private repaired(s: Settlement): Settlement {

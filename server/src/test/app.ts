@@ -10,6 +10,8 @@ export interface Session {
 
 export interface TestApp {
   app: FastifyInstance;
+  /** The database's DSN when it is a server database (another node can connect to it). */
+  dbUrl?: string;
   /** Signs in with a password and returns the headers a console client would send. */
   login(username: string, password: string): Promise<Session>;
   /** root/123456, created on first start. */
@@ -21,7 +23,7 @@ export interface TestApp {
 }
 
 export async function startTestApp(database: TestDatabase, env: Record<string, string> = {}): Promise<TestApp> {
-  const { db, drop } = await database.open();
+  const { db, drop, url: dbUrl } = await database.open();
   const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...env });
   const app = await buildApp(config, { db, logger: false });
 
@@ -35,6 +37,7 @@ export async function startTestApp(database: TestDatabase, env: Record<string, s
 
   return {
     app,
+    dbUrl,
     login,
     root: () => login('root', '123456'),
     async user(username, password = 'password123') {

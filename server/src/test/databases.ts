@@ -7,7 +7,8 @@ import { connect, type Db } from '../db/connect.js';
  */
 export interface TestDatabase {
   name: 'sqlite' | 'postgres' | 'mysql';
-  open(): Promise<{ db: Db; drop(): Promise<void> }>;
+  /** `url` (server databases): the new database's DSN, for a second connection to it (another node). */
+  open(): Promise<{ db: Db; drop(): Promise<void>; url?: string }>;
 }
 
 function uniqueName(): string {
@@ -36,9 +37,11 @@ function serverDatabase(name: 'postgres' | 'mysql', adminUrl: string): TestDatab
       const admin = await connect(adminUrl, '');
       const { sql } = await import('kysely');
       await sql`create database ${sql.id(dbName)}`.execute(admin.kysely);
-      const db = await connect(withDatabase(adminUrl, dbName), '');
+      const url = withDatabase(adminUrl, dbName);
+      const db = await connect(url, '');
       return {
         db,
+        url,
         async drop() {
           await db.close();
           await sql`drop database ${sql.id(dbName)}`.execute(admin.kysely);

@@ -58,11 +58,23 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     return503OnClosing: false,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     serverFactory: (handler) => {
-      const server = http.createServer((req, res) => {
-        if (!lane?.take(req, res)) handler(req, res);
-      });
-      // What Fastify sets on a server of its own: no limit on receiving a request, its keep-alive time.
-      server.requestTimeout = 0;
+      const headersTimeout = config.clientHeadersTimeoutSeconds * 1000;
+      const server = http.createServer(
+        {
+          // A connection must bring its request's headers within this time (a connection left idle after connecting, a
+          // slowloris), and its whole request within requestTimeout; answers, streamed for minutes, are not bounded.
+          headersTimeout,
+          requestTimeout: Math.max(headersTimeout, config.clientRequestTimeoutSeconds * 1000),
+          connectionsCheckingInterval: Math.min(30_000, Math.max(100, headersTimeout / 4)),
+          // TCP keep-alive probes find clients that vanished without closing (a half-open connection).
+          keepAlive: true,
+          keepAliveInitialDelay: 30_000,
+        },
+        (req, res) => {
+          if (!lane?.take(req, res)) handler(req, res);
+        },
+      );
+      // Idle keep-alive connections are closed after this (Fastify's own value).
       server.keepAliveTimeout = 72_000;
       return server;
     },

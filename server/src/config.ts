@@ -45,6 +45,16 @@ export interface Config {
    * before it, then stopped and billed; what they owe is written; the process exits by then whatever happens.
    */
   shutdownTimeoutSeconds: number;
+  /** Connections to one upstream origin at most (UPSTREAM_MAX_CONNECTIONS); 0: as many as calls in flight. */
+  upstreamMaxConnections: number;
+  /**
+   * Slow or vanished clients (seconds): CLIENT_HEADERS_TIMEOUT to send a request's headers once connected (idle
+   * and slowloris connections), CLIENT_REQUEST_TIMEOUT to send a whole request (headers and body), and
+   * CLIENT_STALL_TIMEOUT that a client may leave a streamed answer unread before the call is ended as if it left.
+   */
+  clientHeadersTimeoutSeconds: number;
+  clientRequestTimeoutSeconds: number;
+  clientStallTimeoutSeconds: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -105,5 +115,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     channelUpdateFrequencyMinutes: positive(env.CHANNEL_UPDATE_FREQUENCY),
     pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
     shutdownTimeoutSeconds: positive(env.SHUTDOWN_TIMEOUT) || 30,
+    upstreamMaxConnections: int(env.UPSTREAM_MAX_CONNECTIONS, 0),
+    clientHeadersTimeoutSeconds: positive(env.CLIENT_HEADERS_TIMEOUT) || 60,
+    clientRequestTimeoutSeconds: positive(env.CLIENT_REQUEST_TIMEOUT) || 300,
+    clientStallTimeoutSeconds: positive(env.CLIENT_STALL_TIMEOUT) || 60,
   };
 }

@@ -64,20 +64,42 @@ export function countPromptTokens(call: ClientCall): number {
   }
 }
 
+let clientStallMs = 60_000;
+
+/** CLIENT_STALL_TIMEOUT: how long a client may leave a streamed answer unread before the call ends as if it left. */
+export function setClientStallTimeout(ms: number): void {
+  clientStallMs = ms;
+}
+
 /**
  * Writes a streamed body to the client as it arrives: `write` turns each upstream chunk into bytes for the client;
- * when the client's socket is full the upstream is paused until it drains. Resolves with how the body ended.
+ * when the client's socket is full the upstream is paused until it drains, so a slow reader holds at most the
+ * socket's buffers of an answer, never the answer. A client that reads nothing for CLIENT_STALL_TIMEOUT (gone
+ * without closing, or stuck) is cut off: its 'close' ends the call as a client that left. Resolves with how the
+ * body ended.
  */
 function pump(res: StreamedResponse, raw: ServerResponse, clientGone: () => boolean, write: (chunk: Buffer) => Buffer | string): Promise<BodyEnd> {
-  const onDrain = () => res.resume();
+  let stalled: NodeJS.Timeout | null = null;
+  const onDrain = () => {
+    if (stalled) {
+      clearTimeout(stalled);
+      stalled = null;
+    }
+    res.resume();
+  };
   raw.on('drain', onDrain);
   return res
     .consume((chunk) => {
       if (clientGone()) return false;
       const bytes = write(chunk);
-      return bytes.length === 0 || raw.write(bytes);
+      if (bytes.length === 0 || raw.write(bytes)) return true;
+      stalled ??= setTimeout(() => raw.destroy(), clientStallMs);
+      return false;
     })
-    .finally(() => raw.off('drain', onDrain));
+    .finally(() => {
+      if (stalled) clearTimeout(stalled);
+      raw.off('drain', onDrain);
+    });
 }
 
 const SSE_HEADERS = {

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db/schema.js';
 import { ChannelBreaker } from './breaker.js';
 import { InFlightCalls } from './in-flight.js';
+import { setClientStallTimeout } from './respond.js';
 import { QuotaGate } from './quota-gate.js';
 import { Settler } from './settler.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream.js';
@@ -20,7 +21,8 @@ export interface RelayServices {
 }
 
 export function createRelayServices(config: Config, db: Kysely<Database>, log: FastifyBaseLogger): RelayServices {
-  const upstream = createUpstreamClient(config.relayTimeoutSeconds, config.streamingTimeoutSeconds);
+  const upstream = createUpstreamClient(config.relayTimeoutSeconds, config.streamingTimeoutSeconds, config.upstreamMaxConnections);
+  setClientStallTimeout(config.clientStallTimeoutSeconds * 1000);
   const settler = new Settler(db, log);
   const quotaGate = new QuotaGate(db, () => settler.flushSoon());
   settler.onWritten = (batch) => {

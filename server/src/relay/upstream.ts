@@ -310,11 +310,15 @@ function target(url: string): { origin: string; path: string } {
   return t;
 }
 
-export function createUpstreamClient(relayTimeoutSeconds: number, streamingTimeoutSeconds: number): UpstreamClient {
+/**
+ * `maxConnections` caps the connections to one upstream origin (0: no cap). Each call in flight holds one (HTTP/1.1,
+ * no pipelining), so a cap makes every call past it queue — long streams would hold the queue for minutes.
+ */
+export function createUpstreamClient(relayTimeoutSeconds: number, streamingTimeoutSeconds: number, maxConnections = 0): UpstreamClient {
   const agent = new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
-    connections: 512,
+    connections: maxConnections > 0 ? maxConnections : null,
     pipelining: 1,
     headersTimeout: relayTimeoutSeconds * 1000,
     bodyTimeout: streamingTimeoutSeconds * 1000,

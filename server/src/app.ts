@@ -24,6 +24,7 @@ import { RelayError } from './relay/errors.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
 import { ChannelTestRunner } from './services/channel-tests.js';
+import { openResponsesKeeper } from './relay/formats/responses/open-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -94,6 +95,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),
   });
   const jobs = new JobRunner(app.log, { master: config.nodeType === 'master' });
+  const responses = await openResponsesKeeper(config, db, options, {
+    onError: (err, failed, givenUp) => app.log.error({ err, failed, givenUp }, 'keeping Responses failed'),
+  });
 
   const ctx: AppContext = {
     config,
@@ -104,6 +108,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     authCache,
     relay,
     usage,
+    responses,
     jobs,
     // Set right below: the runner needs the context it belongs to.
     channelTests: undefined as unknown as ChannelTestRunner,
@@ -127,6 +132,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await logWriter.close();
     // In-flight calls have finished (fastify drains them before onClose); write what they owe, then disconnect.
     await relay.close();
+    await responses.close();
     if (!opts.bus) await bus.close();
     if (!opts.db) await db.close();
   });

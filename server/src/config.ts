@@ -40,6 +40,11 @@ export interface Config {
   channelUpdateFrequencyMinutes: number;
   /** Seconds to wait between two channels of an all-channel test (POLLING_INTERVAL). */
   pollingIntervalSeconds: number;
+  /**
+   * Where Responses the gateway makes are kept for continuation (RESPONSES_STORE=database|redis): Redis when
+   * REDIS_CONN_STRING is set, else the database, unless told otherwise.
+   */
+  responsesStore: 'database' | 'redis';
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -71,6 +76,14 @@ function trustedProxies(value: string | undefined): string[] {
   return list.length === 1 && list[0] === 'none' ? [] : list;
 }
 
+function responsesStore(value: string | undefined, redis: string): Config['responsesStore'] {
+  const v = (value ?? '').trim();
+  if (v === '') return redis ? 'redis' : 'database';
+  if (v !== 'database' && v !== 'redis') throw new Error(`RESPONSES_STORE must be database or redis, not ${v}`);
+  if (v === 'redis' && !redis) throw new Error('RESPONSES_STORE=redis needs REDIS_CONN_STRING');
+  return v;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const secret = env.SESSION_SECRET?.trim() ?? '';
   if (secret === 'random_string') {
@@ -99,5 +112,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     channelTestFrequencyMinutes: positive(env.CHANNEL_TEST_FREQUENCY),
     channelUpdateFrequencyMinutes: positive(env.CHANNEL_UPDATE_FREQUENCY),
     pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
+    responsesStore: responsesStore(env.RESPONSES_STORE, env.REDIS_CONN_STRING?.trim() ?? ''),
   };
 }

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomFillSync } from 'node:crypto';
 
 /*
  * Ids of the Responses the gateway makes itself, in OpenAI's style: `resp_<base>` for the response and
@@ -9,8 +9,21 @@ import { randomBytes } from 'node:crypto';
 
 const MARK = 'sy';
 
+const BASE_BYTES = 24;
+// Random bytes are drawn 256 ids at a time: one randomBytes call per id cost more (2.7 µs) than the rest of the turn.
+const pool = Buffer.alloc(BASE_BYTES * 256);
+let used = pool.length;
+
 /** A new random id base (unique and unguessable). */
-export const newIdBase = (): string => MARK + randomBytes(24).toString('hex');
+export function newIdBase(): string {
+  if (used === pool.length) {
+    randomFillSync(pool);
+    used = 0;
+  }
+  const hex = pool.toString('hex', used, used + BASE_BYTES);
+  used += BASE_BYTES;
+  return MARK + hex;
+}
 
 export const responseId = (base: string): string => `resp_${base}`;
 

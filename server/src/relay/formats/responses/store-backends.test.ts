@@ -69,8 +69,6 @@ function row(userId: number, fields: Partial<StoreRow> = {}): StoreRow {
   return { id, userId, createdAt: now(), state: STATE.stored, bytes: response.length + input.length, response, input, ...fields };
 }
 
-const limits = { cutoff: 0, userBytes: 1024 * 1024 };
-
 describe.each([...sqlBackends, ...redisBackends])('the $name response store', (backend) => {
   let store: ResponsesBackend;
   let age: (id: string, seconds: number) => Promise<void>;
@@ -86,7 +84,7 @@ describe.each([...sqlBackends, ...redisBackends])('the $name response store', (b
 
   it('keeps a response and gives it back to its user only, with its input only when asked', async () => {
     const r = row(1);
-    expect(await store.write([r], limits)).toEqual({ failed: [], errors: [] });
+    expect(await store.write([r])).toEqual({ failed: [], errors: [] });
     const found = (await store.read(1, [r.id], false)).get(r.id);
     expect(found).toMatchObject({ state: STATE.stored, createdAt: r.createdAt, response: JSON.parse(r.response) });
     expect(found).not.toHaveProperty('input.0');
@@ -97,26 +95,29 @@ describe.each([...sqlBackends, ...redisBackends])('the $name response store', (b
 
   it('reads several responses at once', async () => {
     const rows = [row(3), row(3), row(4)];
-    await store.write(rows, limits);
+    await store.write(rows);
     const found = await store.read(3, rows.map((r) => r.id), false);
     expect([...found.keys()].sort()).toEqual([rows[0].id, rows[1].id].sort());
   });
 
   it('remembers a response too large to keep as a marker without its content', async () => {
     const r = row(5, { state: STATE.tooLarge, bytes: 0, response: '', input: '' });
-    await store.write([r], limits);
+    await store.write([r]);
     expect((await store.read(5, [r.id], true)).get(r.id)).toEqual({ state: STATE.tooLarge, createdAt: r.createdAt });
   });
 
   it('evicts a user’s oldest responses beyond the per-user limit, leaving markers, and no other user’s', async () => {
     const other = row(7, { bytes: 600 });
-    await store.write([other], limits);
+    await store.write([other]);
     const old = row(6, { bytes: 600, createdAt: now() - 30 });
     const mid = row(6, { bytes: 600, createdAt: now() - 20 });
     const recent = row(6, { bytes: 600, createdAt: now() - 10 });
-    await store.write([old, mid], { cutoff: 0, userBytes: 1500 });
+    await store.write([old, mid]);
+    await store.evict(6, { cutoff: 0, userBytes: 1500 });
     expect((await store.read(6, [old.id, mid.id], false)).get(old.id)?.state).toBe(STATE.stored);
-    await store.write([recent], { cutoff: 0, userBytes: 1500 });
+    await store.write([recent]);
+    await store.evict(6, { cutoff: 0, userBytes: 1500 });
+    await store.evict(7, { cutoff: 0, userBytes: 1500 });
     const found = await store.read(6, [old.id, mid.id, recent.id], false);
     expect(found.get(old.id)).toEqual({ state: STATE.evicted, createdAt: old.createdAt });
     expect(found.get(mid.id)?.state).toBe(STATE.stored);
@@ -126,7 +127,7 @@ describe.each([...sqlBackends, ...redisBackends])('the $name response store', (b
 
   it('deletes a response for its user only', async () => {
     const r = row(8);
-    await store.write([r], limits);
+    await store.write([r]);
     expect(await store.delete(9, r.id)).toBe(false);
     expect((await store.read(8, [r.id], false)).size).toBe(1);
     expect(await store.delete(8, r.id)).toBe(true);
@@ -137,7 +138,7 @@ describe.each([...sqlBackends, ...redisBackends])('the $name response store', (b
   it.runIf(backend.name !== 'redis')('deletes expired responses (the retention job) and keeps the rest', async () => {
     const expired = row(10);
     const fresh = row(10);
-    await store.write([expired, fresh], limits);
+    await store.write([expired, fresh]);
     await age(expired.id, 31 * DAY);
     expect(await store.expire(now() - 30 * DAY)).toBe(1);
     const found = await store.read(10, [expired.id, fresh.id], false);
@@ -146,7 +147,7 @@ describe.each([...sqlBackends, ...redisBackends])('the $name response store', (b
 
   it.runIf(backend.name === 'redis')('lets Redis expire each response after the retention time', async () => {
     const r = row(11);
-    await store.write([r], limits);
+    await store.write([r]);
     const admin = new Redis(process.env.SWITCHYARD_TEST_REDIS!);
     try {
       const keys = await admin.keys(`*${r.id}`);
@@ -165,7 +166,7 @@ describe.each([...sqlBackends, ...redisBackends])('the $name response store', (b
   it('keeps a response of several megabytes', async () => {
     const big = 'x'.repeat(3 * 1024 * 1024);
     const r = row(12, { input: JSON.stringify([{ id: 'msg_big', type: 'message', role: 'user', content: big }]) });
-    expect(await store.write([r], { cutoff: 0, userBytes: 16 * 1024 * 1024 })).toEqual({ failed: [], errors: [] });
+    expect(await store.write([r])).toEqual({ failed: [], errors: [] });
     const found = (await store.read(12, [r.id], true)).get(r.id);
     expect(found?.state === STATE.stored && (found.input?.[0].content as string).length).toBe(big.length);
   });

@@ -88,7 +88,7 @@ export class RedisResponsesStore implements ResponsesBackend {
     return out;
   }
 
-  async write(rows: readonly StoreRow[], limits: StoreLimits): Promise<WriteOutcome> {
+  async write(rows: readonly StoreRow[]): Promise<WriteOutcome> {
     const ttl = Math.max(1, Math.ceil(this.retentionSeconds()));
     const pipeline = this.redis.pipeline();
     for (const row of rows) {
@@ -106,14 +106,11 @@ export class RedisResponsesStore implements ResponsesBackend {
     for (const [err] of results) if (err) outcome.errors.push(err);
     // A failed command leaves its response incomplete: write it again (HSET and ZADD are idempotent).
     if (outcome.errors.length > 0) outcome.failed.push(...rows.map((r) => r.id));
-    for (const userId of new Set(rows.map((r) => r.userId))) {
-      try {
-        await this.redis.evictResponses(this.userKey(userId), limits.cutoff, limits.userBytes, this.prefix);
-      } catch (err) {
-        outcome.errors.push(err);
-      }
-    }
     return outcome;
+  }
+
+  async evict(userId: number, limits: StoreLimits): Promise<void> {
+    await this.redis.evictResponses(this.userKey(userId), limits.cutoff, limits.userBytes, this.prefix);
   }
 
   async delete(userId: number, id: string): Promise<boolean> {

@@ -13,6 +13,25 @@ const CHUNK = 500;
 
 type Obj = Record<string, unknown>;
 
+/** Rows per INSERT: at most 50, and at most 4 MB of text (MySQL refuses statements over max_allowed_packet). */
+function statementGroups(rows: readonly StoreRow[]): StoreRow[][] {
+  const groups: StoreRow[][] = [];
+  let group: StoreRow[] = [];
+  let bytes = 0;
+  for (const row of rows) {
+    const size = row.response.length + row.input.length;
+    if (group.length > 0 && (group.length >= 50 || bytes + size > 4 * 1024 * 1024)) {
+      groups.push(group);
+      group = [];
+      bytes = 0;
+    }
+    group.push(row);
+    bytes += size;
+  }
+  if (group.length > 0) groups.push(group);
+  return groups;
+}
+
 function chunks<T>(list: readonly T[], size: number): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
@@ -54,31 +73,24 @@ export class SqlResponsesStore implements ResponsesBackend {
   }
 
   /**
-   * All rows in one transaction; if that fails, row by row, so one row the database refuses (MySQL's
-   * max_allowed_packet, say) never holds back the others. Then the per-user limit.
+   * All rows in one transaction, several per statement; if that fails, row by row, so one row the database refuses
+   * (MySQL's max_allowed_packet, say) never holds back the others.
    */
-  async write(rows: readonly StoreRow[], limits: StoreLimits): Promise<WriteOutcome> {
+  async write(rows: readonly StoreRow[]): Promise<WriteOutcome> {
     const outcome: WriteOutcome = { failed: [], errors: [] };
     try {
       await this.db.transaction().execute(async (trx) => {
-        for (const row of rows) await this.insert(trx, row);
+        for (const group of statementGroups(rows)) await this.insert(trx, group);
       });
     } catch (err) {
       outcome.errors.push(err);
       for (const row of rows) {
         try {
-          await this.insert(this.db, row);
+          await this.insert(this.db, [row]);
         } catch (rowErr) {
           outcome.failed.push(row.id);
           outcome.errors.push(rowErr);
         }
-      }
-    }
-    for (const userId of new Set(rows.map((r) => r.userId))) {
-      try {
-        await this.evict(userId, limits);
-      } catch (err) {
-        outcome.errors.push(err);
       }
     }
     return outcome;
@@ -105,15 +117,14 @@ export class SqlResponsesStore implements ResponsesBackend {
   }
 
   /** Idempotent: a retried row that did land (a commit whose answer was lost) is left as it is. */
-  private async insert(db: Kysely<Database>, row: StoreRow): Promise<void> {
-    const values = { id: row.id, user_id: row.userId, created_at: row.createdAt, state: row.state, bytes: row.bytes, response: row.response, input: row.input };
+  private async insert(db: Kysely<Database>, rows: readonly StoreRow[]): Promise<void> {
+    const values = rows.map((r) => ({ id: r.id, user_id: r.userId, created_at: r.createdAt, state: r.state, bytes: r.bytes, response: r.response, input: r.input }));
     const q = db.insertInto('responses').values(values);
-    if (this.dialect === 'mysql') await q.onDuplicateKeyUpdate({ id: row.id }).execute();
+    if (this.dialect === 'mysql') await q.onDuplicateKeyUpdate((eb) => ({ id: eb.ref('responses.id') })).execute();
     else await q.onConflict((oc) => oc.column('id').doNothing()).execute();
   }
 
-  /** Evicts the user's oldest kept responses until the rest fit in limits.userBytes. */
-  private async evict(userId: number, limits: StoreLimits): Promise<void> {
+  async evict(userId: number, limits: StoreLimits): Promise<void> {
     const live = this.db
       .selectFrom('responses')
       .where('user_id', '=', userId)

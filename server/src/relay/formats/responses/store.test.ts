@@ -27,7 +27,13 @@ class MemoryBackend implements ResponsesBackend {
     return out;
   }
 
-  async write(rows: readonly StoreRow[], _limits: StoreLimits): Promise<WriteOutcome> {
+  evictions: Array<[number, StoreLimits]> = [];
+
+  async evict(userId: number, limits: StoreLimits): Promise<void> {
+    this.evictions.push([userId, limits]);
+  }
+
+  async write(rows: readonly StoreRow[]): Promise<WriteOutcome> {
     if (this.down) throw new Error('database unavailable');
     this.writes.push([...rows]);
     const outcome: WriteOutcome = { failed: [], errors: [] };
@@ -211,6 +217,25 @@ describe('the Responses keeper', () => {
     ]);
     expect(keeper.waiting).toBe(0);
     expect(await keeper.findOne(1, a.id, false)).toBeUndefined();
+  });
+
+  it('sums a user’s total (to evict beyond ResponsesMaxUserMB) after a sixteenth of the limit was written for them', async () => {
+    const backend = new MemoryBackend();
+    const a = kept(1, 'x'.repeat(300));
+    const size = Buffer.byteLength(JSON.stringify(a.response)) + Buffer.byteLength(JSON.stringify([{ role: 'user', content: 'Say hello' }]));
+    // A limit of about 40 such responses: checked after every third one of a user.
+    const keeper = keeperOver(backend, { maxUserBytes: size * 40 });
+    keeper.keep(a);
+    keeper.keep(kept(2, 'x'.repeat(300)));
+    keeper.keep(kept(1, 'x'.repeat(300)));
+    await keeper.flush();
+    expect(backend.evictions).toEqual([]);
+    keeper.keep(kept(1, 'x'.repeat(300)));
+    await keeper.flush();
+    expect(backend.evictions).toEqual([[1, { cutoff: expect.any(Number), userBytes: size * 40 }]]);
+    keeper.keep(kept(1, 'x'.repeat(300)));
+    await keeper.flush();
+    expect(backend.evictions).toHaveLength(1);
   });
 
   it('writes what waits when it closes (shutdown)', async () => {

@@ -14,7 +14,9 @@ import type { ResponseObject } from './types.js';
  * Bounds (options, read at each use): a response is kept ResponsesRetentionDays; one whose response and input
  * together exceed ResponsesMaxResponseMB is not kept but remembered as too large, and when a user's kept responses
  * pass ResponsesMaxUserMB the oldest are evicted. Both leave a small marker behind, so a later reference gets a 400
- * that says why instead of a bare "not found".
+ * that says why instead of a bare "not found". A user's total is summed (a read of all their rows) only after this
+ * node has written another sixteenth of the limit for them, so a user can pass the limit by that much per node
+ * before the oldest go.
  */
 
 type Obj = Record<string, unknown>;
@@ -55,11 +57,10 @@ export interface WriteOutcome {
 /** A place to keep responses. Reads and deletes see only the given user's rows. */
 export interface ResponsesBackend {
   read(userId: number, ids: readonly string[], withInput: boolean): Promise<Map<string, Found>>;
-  /**
-   * Writes the rows, then evicts the oldest responses of every user the rows belong to beyond limits.userBytes.
-   * Throws only when nothing could be written.
-   */
-  write(rows: readonly StoreRow[], limits: StoreLimits): Promise<WriteOutcome>;
+  /** Writes the rows; throws only when nothing could be written. */
+  write(rows: readonly StoreRow[]): Promise<WriteOutcome>;
+  /** Evicts the user's oldest kept responses until the rest (not expired) fit in limits.userBytes. */
+  evict(userId: number, limits: StoreLimits): Promise<void>;
   delete(userId: number, id: string): Promise<boolean>;
   /** Deletes what was created before the cutoff; the number deleted (a store that expires by itself returns 0). */
   expire(cutoff: number): Promise<number>;
@@ -137,8 +138,13 @@ export interface KeeperOptions {
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
 
+/** How much of ResponsesMaxUserMB a node writes for a user before it sums the user's total again. */
+const CHECK_EVERY = 1 / 16;
+
 export class ResponsesKeeper {
   private readonly pending = new Map<string, Pending>();
+  /** Bytes written per user since this node last checked the user's total. */
+  private readonly unchecked = new Map<number, number>();
   private queue: Pending[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> = Promise.resolve();
@@ -256,13 +262,15 @@ export class ResponsesKeeper {
     const { maxResponseBytes, maxUserBytes, retentionSeconds } = this.limits();
     const live = batch.filter((p) => this.pending.get(p.kept.id) === p);
     let outcome: WriteOutcome;
+    const rows = live.map((p) => p.toRow(maxResponseBytes));
     try {
-      const rows = live.map((p) => p.toRow(maxResponseBytes));
-      outcome = await this.backend.write(rows, { cutoff: nowSeconds() - retentionSeconds, userBytes: maxUserBytes });
+      outcome = await this.backend.write(rows);
     } catch (err) {
       outcome = { failed: live.map((p) => p.kept.id), errors: [err] };
     }
     const failed = new Set(outcome.failed);
+    for (const row of rows) if (!failed.has(row.id)) this.unchecked.set(row.userId, (this.unchecked.get(row.userId) ?? 0) + row.bytes);
+    await this.evictBeyond({ cutoff: nowSeconds() - retentionSeconds, userBytes: maxUserBytes }, outcome.errors);
     let givenUp = 0;
     for (const p of live) {
       if (this.pending.get(p.kept.id) !== p) continue;
@@ -275,5 +283,19 @@ export class ResponsesKeeper {
       }
     }
     if (outcome.errors.length > 0) this.options.onError?.(outcome.errors[0], failed.size, givenUp);
+  }
+
+  /** The per-user limit, for the users this node has written enough for since it last looked. */
+  private async evictBeyond(limits: StoreLimits, errors: unknown[]): Promise<void> {
+    const threshold = limits.userBytes * CHECK_EVERY;
+    for (const [userId, bytes] of this.unchecked) {
+      if (bytes === 0 || bytes < threshold) continue;
+      this.unchecked.delete(userId);
+      try {
+        await this.backend.evict(userId, limits);
+      } catch (err) {
+        errors.push(err);
+      }
+    }
   }
 }

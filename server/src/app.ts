@@ -97,6 +97,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const jobs = new JobRunner(app.log, { master: config.nodeType === 'master' });
   const responses = await openResponsesKeeper(config, db, options, {
     onError: (err, failed, givenUp) => app.log.error({ err, failed, givenUp }, 'keeping Responses failed'),
+    onReadError: (err) => app.log.error({ err }, 'reading kept Responses failed'),
   });
 
   const ctx: AppContext = {

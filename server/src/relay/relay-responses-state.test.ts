@@ -183,6 +183,9 @@ describe.each(variants)('Responses kept by the gateway ($name)', (variant) => {
       const paged: string[] = [];
       for await (const item of client.responses.inputItems.list(second.id, { order: 'asc', limit: 1 })) paged.push(item.id!);
       expect(paged).toEqual(asc.data.map((i) => i.id));
+      // Input items are kept with ids too, and can be referred to like output items.
+      await client.responses.create({ model: GEMINI, input: [{ type: 'item_reference', id: asc.data[0].id! }], store: false });
+      expect(geminiContents().map((c) => [c.role, c.parts.map((p) => p.text).join('')])).toEqual([['user', 'My name is Ada.']]);
 
       const raw = await fetch(`${f.baseUrl}/v1/responses/${second.id}`, { method: 'DELETE', headers: { authorization: `Bearer ${key}` } });
       expect(raw.status).toBe(200);
@@ -309,6 +312,12 @@ describe.each(variants)('Responses kept by the gateway ($name)', (variant) => {
       const err = await apiError(client.responses.create({ ...body, model: CLAUDE }));
       expect([err.status, err.error]).toEqual([400, expect.objectContaining({ code: 'previous_response_not_found', message: expect.stringContaining('OpenAI 渠道') })]);
     });
+
+    it('leaves an id minted here that it has nothing for to the upstream (a gateway behind this one may know it)', async () => {
+      const body = { model: OPENAI, input: 'And now?', previous_response_id: `resp_sy${'0'.repeat(48)}` };
+      await client.responses.create(body);
+      expect(openai.requests.at(-1)!.body.toString('utf8')).toBe(JSON.stringify(body));
+    });
   });
 
   describe('the Vercel AI SDK (default OpenAI provider: Responses API, stored items referenced)', () => {
@@ -420,4 +429,26 @@ describe.each(variants)('Responses kept by the gateway ($name)', (variant) => {
     const row = await db.selectFrom('responses').select('created_at').where('id', '=', id).executeTakeFirstOrThrow();
     await db.updateTable('responses').set({ created_at: Number(row.created_at) - seconds }).where('id', '=', id).execute();
   }
+});
+
+describe('Responses kept by the gateway on shutdown', () => {
+  it('writes the responses still waiting for their batch when the server closes', async () => {
+    const claude = await startClaudeMock();
+    const f = await startRelay(testDatabases()[0]);
+    try {
+      await setPrices(f, PRICES);
+      await f.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: CLAUDE, auto_ban: 0 });
+      const client = f.client((await f.token()).key);
+      // Long enough that only the shutdown can write it.
+      (f.t.app.ctx.responses as unknown as { intervalMs: number }).intervalMs = 60_000;
+      const r = await client.responses.create({ model: CLAUDE, input: 'Keep me.' });
+      expect(f.t.app.ctx.responses.waiting).toBe(1);
+      await f.t.app.close();
+      const row = await f.t.app.ctx.db.kysely.selectFrom('responses').select(['id', 'state']).where('id', '=', r.id).executeTakeFirst();
+      expect(row).toEqual({ id: r.id, state: 1 });
+    } finally {
+      await f.close();
+      await claude.close();
+    }
+  });
 });

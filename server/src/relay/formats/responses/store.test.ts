@@ -13,6 +13,7 @@ class MemoryBackend implements ResponsesBackend {
   closed = false;
 
   async read(userId: number, ids: readonly string[], withInput: boolean): Promise<Map<string, Found>> {
+    if (this.down) throw new Error('database unavailable');
     const out = new Map<string, Found>();
     for (const id of ids) {
       const r = this.rows.get(id);
@@ -47,6 +48,7 @@ class MemoryBackend implements ResponsesBackend {
   }
 
   async delete(userId: number, id: string): Promise<boolean> {
+    if (this.down) throw new Error('database unavailable');
     const r = this.rows.get(id);
     if (!r || r.userId !== userId) return false;
     this.rows.delete(id);
@@ -216,6 +218,7 @@ describe('the Responses keeper', () => {
       [1, 1],
     ]);
     expect(keeper.waiting).toBe(0);
+    backend.down = false;
     expect(await keeper.findOne(1, a.id, false)).toBeUndefined();
   });
 
@@ -236,6 +239,16 @@ describe('the Responses keeper', () => {
     keeper.keep(kept(1, 'x'.repeat(300)));
     await keeper.flush();
     expect(backend.evictions).toHaveLength(1);
+  });
+
+  it('answers 503 when the store cannot be read, never "not found"', async () => {
+    const backend = new MemoryBackend();
+    const seen: unknown[] = [];
+    const keeper = keeperOver(backend, {}, { onReadError: (err: unknown) => seen.push(err) });
+    backend.down = true;
+    await expect(keeper.findOne(1, responseId(newIdBase()), false)).rejects.toMatchObject({ status: 503, code: 'responses_store_unavailable' });
+    await expect(keeper.remove(1, responseId(newIdBase()))).rejects.toMatchObject({ status: 503 });
+    expect(seen).toHaveLength(2);
   });
 
   it('writes what waits when it closes (shutdown)', async () => {

@@ -1,4 +1,5 @@
 import type { OptionReader } from '../../../options/index.js';
+import { RelayError } from '../../errors.js';
 import { keptInput } from './input-items.js';
 import type { ResponseObject } from './types.js';
 
@@ -134,6 +135,8 @@ export interface KeeperOptions {
   maxAttempts?: number;
   /** A write went wrong: `failed` responses will be tried again, `givenUp` will not (they answer "not found"). */
   onError?: (err: unknown, failed: number, givenUp: number) => void;
+  /** A read or delete went wrong (the caller gets a 503). */
+  onReadError?: (err: unknown) => void;
 }
 
 const nowSeconds = () => Math.floor(Date.now() / 1000);
@@ -199,11 +202,21 @@ export class ResponsesKeeper {
     }
     if (rest.length > 0) {
       const cutoff = nowSeconds() - retentionSeconds;
-      for (const [id, found] of await this.backend.read(userId, rest, withInput)) {
+      for (const [id, found] of await this.unavailableOnError(this.backend.read(userId, rest, withInput))) {
         if (found.createdAt >= cutoff) out.set(id, found);
       }
     }
     return out;
+  }
+
+  /** A store that cannot be read (the database or Redis down) is a 503 to the caller, never a "not found". */
+  private async unavailableOnError<T>(work: Promise<T>): Promise<T> {
+    try {
+      return await work;
+    } catch (err) {
+      this.options.onReadError?.(err);
+      throw new RelayError(503, '暂时无法读取已保存的响应，请稍后再试', 'responses_store_unavailable', 'server_error');
+    }
   }
 
   async findOne(userId: number, id: string, withInput: boolean): Promise<Found | undefined> {
@@ -220,7 +233,7 @@ export class ResponsesKeeper {
     }
     // A batch being written may hold it: delete after that write.
     await this.flushing;
-    const deleted = await this.backend.delete(userId, id);
+    const deleted = await this.unavailableOnError(this.backend.delete(userId, id));
     return mine || deleted;
   }
 

@@ -25,6 +25,7 @@ import { SHUTDOWN_MESSAGE } from './relay/in-flight.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
 import { ChannelTestRunner } from './services/channel-tests.js';
+import { openResponsesKeeper } from './relay/formats/responses/open-store.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -112,6 +113,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),
   });
   const jobs = new JobRunner(app.log, { master: config.nodeType === 'master' });
+  const responses = await openResponsesKeeper(config, db, options, {
+    onError: (err, failed, givenUp) => app.log.error({ err, failed, givenUp }, 'keeping Responses failed'),
+    onReadError: (err) => app.log.error({ err }, 'reading kept Responses failed'),
+  });
 
   const ctx: AppContext = {
     config,
@@ -122,6 +127,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     authCache,
     relay,
     usage,
+    responses,
     jobs,
     // Set right below: the runner needs the context it belongs to.
     channelTests: undefined as unknown as ChannelTestRunner,
@@ -145,6 +151,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await logWriter.close();
     // In-flight calls have finished (fastify drains them before onClose); write what they owe, then disconnect.
     await relay.close();
+    await responses.close();
     if (!opts.bus) await bus.close();
     if (!opts.db) await db.close();
   });

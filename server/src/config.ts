@@ -55,6 +55,11 @@ export interface Config {
   clientHeadersTimeoutSeconds: number;
   clientRequestTimeoutSeconds: number;
   clientStallTimeoutSeconds: number;
+  /**
+   * Where Responses the gateway makes are kept for continuation (RESPONSES_STORE=database|redis): Redis when
+   * REDIS_CONN_STRING is set, else the database, unless told otherwise.
+   */
+  responsesStore: 'database' | 'redis';
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -84,6 +89,14 @@ function trustedProxies(value: string | undefined): string[] {
     .filter(Boolean);
   if (list.length === 0) return DEFAULT_TRUSTED_PROXIES;
   return list.length === 1 && list[0] === 'none' ? [] : list;
+}
+
+function responsesStore(value: string | undefined, redis: string): Config['responsesStore'] {
+  const v = (value ?? '').trim();
+  if (v === '') return redis ? 'redis' : 'database';
+  if (v !== 'database' && v !== 'redis') throw new Error(`RESPONSES_STORE must be database or redis, not ${v}`);
+  if (v === 'redis' && !redis) throw new Error('RESPONSES_STORE=redis needs REDIS_CONN_STRING');
+  return v;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -119,5 +132,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientHeadersTimeoutSeconds: positive(env.CLIENT_HEADERS_TIMEOUT) || 60,
     clientRequestTimeoutSeconds: positive(env.CLIENT_REQUEST_TIMEOUT) || 300,
     clientStallTimeoutSeconds: positive(env.CLIENT_STALL_TIMEOUT) || 60,
+    responsesStore: responsesStore(env.RESPONSES_STORE, env.REDIS_CONN_STRING?.trim() ?? ''),
   };
 }

@@ -11,6 +11,7 @@ import type { RelayServices } from './relay/services.js';
 import type { UsageRollup } from './services/usage-rollup.js';
 import type { ChannelTestRunner } from './services/channel-tests.js';
 import type { JobRunner } from './jobs/runner.js';
+import type { ResponsesKeeper } from './relay/formats/responses/store.js';
 
 /** What every route and job can reach. Built once in app.ts. */
 export interface AppContext {
@@ -27,6 +28,8 @@ export interface AppContext {
   authCache: AuthCache;
   /** The relay's upstream connection pools and its batched settlement writer. */
   relay: RelayServices;
+  /** Responses the gateway converted, kept for continuation by reference (written in batches after delivery). */
+  responses: ResponsesKeeper;
   /** The data dashboard's hourly roll-up of settled calls, in memory until the usage-flush job writes it. */
   usage: UsageRollup;
   /** Background jobs (jobs/index.ts); stopped, with a final run where a job asks for one, when the app closes. */

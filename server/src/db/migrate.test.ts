@@ -6,6 +6,7 @@ import { migrateToLatest } from './migrate.js';
 
 const TABLES = [
   'users', 'tokens', 'channels', 'abilities', 'redemptions', 'logs', 'options', 'midjourneys', 'tasks', 'quota_data', 'top_ups',
+  'responses',
 ];
 
 describe.each(testDatabases())('migrations on $name', (database) => {

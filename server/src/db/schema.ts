@@ -196,6 +196,18 @@ export interface TopUpsTable {
   status: string;
 }
 
+/** Responses the gateway made itself, kept for continuation (relay/formats/responses/store.ts). */
+export interface ResponsesTable {
+  id: string;
+  user_id: number;
+  created_at: number;
+  /** 1 kept, 2 evicted (per-user limit), 3 too large to keep. */
+  state: number;
+  bytes: number;
+  response: string;
+  input: string;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -208,6 +220,7 @@ export interface Database {
   tasks: TasksTable;
   quota_data: QuotaDataTable;
   top_ups: TopUpsTable;
+  responses: ResponsesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.js';
 import { channelBalancesJob } from './channel-balances.js';
 import { channelTestsJob } from './channel-tests.js';
+import { responsesRetentionJob } from './responses-retention.js';
 import type { JobRunner } from './runner.js';
 import { usageFlushJob } from './usage-flush.js';
 
@@ -11,4 +12,5 @@ export function registerJobs(runner: JobRunner, ctx: AppContext): void {
   runner.add(usageFlushJob(ctx.usage, ctx.options));
   runner.add(channelTestsJob(ctx));
   runner.add(channelBalancesJob(ctx));
+  runner.add(responsesRetentionJob(ctx.responses));
 }

@@ -196,6 +196,12 @@ export const OPTION_DEFAULTS = {
   ChatLink2: '',
   // Logs
   LogConsumeEnabled: true,
+  // Responses API state: responses the gateway converts are kept so clients can continue them by reference
+  ResponsesRetentionDays: 30,
+  /** A response whose response object and input together pass this is not kept (a later reference gets a 400). */
+  ResponsesMaxResponseMB: 8,
+  /** A user's kept responses beyond this are evicted oldest first (a later reference gets a 400). */
+  ResponsesMaxUserMB: 256,
   // Rate limits
   ModelRequestRateLimitEnabled: false,
   ModelRequestRateLimitDurationMinutes: 1,

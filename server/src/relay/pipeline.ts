@@ -180,6 +180,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       const delivering = deliver(provider, up, answer, res, () => clientGone, () => stopped);
       const delivery = delivering instanceof Promise ? await delivering : delivering;
       settle(ctx, input, { pricing, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
+      // A Responses answer the gateway produced is kept now that the client has it (written later, batched).
+      call.turn?.delivered();
       return;
     }
   } catch (err) {

@@ -3,6 +3,7 @@ import type { RoutedChannel } from '../cache/routing.js';
 import type { OptionReader } from '../options/index.js';
 import type { ChatChunk } from './formats/openai/chat.js';
 import type { ParsedUpstreamError } from './formats/openai/errors.js';
+import type { ResponsesTurn } from './formats/responses/turn.js';
 
 /** The wire format a client speaks: OpenAI (chat and the rest), Claude Messages, Gemini, OpenAI Responses. */
 export type ClientFormat = 'openai' | 'claude' | 'gemini' | 'responses';
@@ -47,6 +48,8 @@ export interface ClientCall {
   single?: boolean;
   /** The request in the canonical OpenAI shape, converted once when first needed (formats other than openai). */
   canonical?: Record<string, unknown>;
+  /** Responses calls: the references resolved and the answer to keep (formats/responses/turn.ts). */
+  turn?: ResponsesTurn;
 }
 
 /** One attempt against one channel. */

@@ -9,10 +9,11 @@ import { registerEndpoints, type RelayEndpoint } from './endpoint.js';
 import { geminiEndpoints } from './gemini.js';
 import { modelRoutes } from './models.js';
 import { openAIEndpoints, openAIExtraRoutes } from './openai.js';
+import { responsesEndpoints, responsesRoutes } from './responses.js';
 import { formatOf, sendError, toRelayError } from './send-error.js';
 
 /** Every POST that relays a call, in every client format: Fastify routes, and the relay lane's table. */
-export const RELAY_ENDPOINTS: readonly RelayEndpoint[] = [...openAIEndpoints, ...claudeEndpoints, ...geminiEndpoints];
+export const RELAY_ENDPOINTS: readonly RelayEndpoint[] = [...openAIEndpoints, ...responsesEndpoints, ...claudeEndpoints, ...geminiEndpoints];
 
 export { formatOf, sendError } from './send-error.js';
 
@@ -48,6 +49,7 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
 
   registerEndpoints(app, RELAY_ENDPOINTS);
   await app.register(openAIExtraRoutes);
+  await app.register(responsesRoutes);
   await app.register(claudeRoutes);
   await app.register(modelRoutes);
   await app.register(billingRoutes);

@@ -4,7 +4,6 @@ import { authenticateToken, type Caller } from '../auth.js';
 import { parseJsonCall, parseJsonObject, parseMultipartCall } from '../calls.js';
 import { RelayError } from '../errors.js';
 import { fastifyExchange } from '../exchange.js';
-import { parseResponsesCall } from '../formats/responses/call.js';
 import { relayCall } from '../pipeline.js';
 import type { Mode } from '../types.js';
 import { guarded, type RelayEndpoint } from './endpoint.js';
@@ -53,7 +52,7 @@ async function playgroundCaller(app: FastifyInstance, request: FastifyRequest, r
   return { token: null, user, group, pinnedChannelId: null };
 }
 
-/** OpenAI's endpoints that relay a call. */
+/** OpenAI's endpoints that relay a call (the Responses API has its own file, responses.ts). */
 export const openAIEndpoints: RelayEndpoint[] = [
   ...JSON_ENDPOINTS.map(([path, mode]): RelayEndpoint => ({
     path,
@@ -72,14 +71,6 @@ export const openAIEndpoints: RelayEndpoint[] = [
       await relayCall(ctx, { call, caller, playground: false, ex });
     },
   })),
-  {
-    path: '/v1/responses',
-    format: 'responses',
-    async handle(ctx, ex) {
-      const caller = await authenticateToken(ctx, ex);
-      await relayCall(ctx, { call: parseResponsesCall(ex.body), caller, playground: false, ex });
-    },
-  },
 ];
 
 /** The console playground (OpenAI's chat, signed in by session) and the OpenAI calls not relayed yet. */

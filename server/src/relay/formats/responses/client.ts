@@ -4,18 +4,31 @@ import type { ChatChunk, ChatCompletion, ChatUsage } from '../openai/chat.js';
 import { openAIErrorBody } from '../openai/errors.js';
 import { WholeEventsPassthroughMeter, type StreamCut } from '../passthrough-meter.js';
 import { chatToResponses, ChatToResponsesStream } from './from-chat.js';
+import { newIdBase } from './ids.js';
 import { ResponsesStreamMeter, responsesUsageFromJson } from './meter.js';
 import { responsesToChat } from './to-chat.js';
+import type { ResponsesTurn } from './turn.js';
 
 
 /** The documented codes of a failed response's error, by upstream status. */
 const failureCode = (status: number): string => (status === 429 ? 'rate_limit_exceeded' : 'server_error');
 
+/**
+ * The request's settings as the converted response echoes them: the client's model name, `store` true only when the
+ * gateway keeps the response, and the previous response the gateway resolved (the body sent on no longer names it).
+ */
+function echoOf(call: ClientCall): Record<string, unknown> {
+  const turn = call.turn;
+  return { ...call.json, model: call.model, store: turn?.store === true, previous_response_id: turn?.previousResponseId ?? null };
+}
+
 class ResponsesChunkEncoder implements ChunkEncoder {
   private readonly stream: ChatToResponsesStream;
+  private readonly turn: ResponsesTurn | undefined;
 
   constructor(call: ClientCall) {
-    this.stream = new ChatToResponsesStream(call.json ?? {}, call.model);
+    this.turn = call.turn;
+    this.stream = new ChatToResponsesStream(echoOf(call), call.model, call.turn?.base ?? newIdBase());
   }
 
   push(chunk: ChatChunk): string {
@@ -23,7 +36,9 @@ class ResponsesChunkEncoder implements ChunkEncoder {
   }
 
   finish(usage: ChatUsage | undefined): string {
-    return this.stream.finish(usage);
+    const out = this.stream.finish(usage);
+    if (this.turn) this.turn.produced = this.stream.finished;
+    return out;
   }
 
   error(status: number, message: string): string {
@@ -51,7 +66,11 @@ class ResponsesPassthroughMeter extends WholeEventsPassthroughMeter<ResponsesStr
 export const responsesClient: ClientFormatModule = {
   format: 'responses',
   toCanonical: (call) => responsesToChat(call.json ?? {}) as unknown as Record<string, unknown>,
-  fromCanonical: (answer, call) => chatToResponses(answer as unknown as ChatCompletion, { ...call.json, model: call.model }) as unknown as Record<string, unknown>,
+  fromCanonical(answer, call) {
+    const response = chatToResponses(answer as unknown as ChatCompletion, echoOf(call), call.turn?.base ?? newIdBase());
+    if (call.turn) call.turn.produced = response;
+    return response as unknown as Record<string, unknown>;
+  },
   streamEncoder: (call) => new ResponsesChunkEncoder(call),
   streamMeter: (call) => new ResponsesPassthroughMeter(call),
   usageFromJson: (body) => responsesUsageFromJson(body),

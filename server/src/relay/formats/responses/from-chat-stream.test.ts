@@ -3,6 +3,7 @@ import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { ChatChunk, ChatUsage } from '../openai/chat.js';
 import { ChatToResponsesStream } from './from-chat.js';
+import { newIdBase } from './ids.js';
 
 interface StreamCase {
   request: Record<string, unknown>;
@@ -19,8 +20,14 @@ const cases = readdirSync(dir)
   .sort()
   .map((file) => ({ file, c: JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as StreamCase }));
 
+/** The id base the fixture's ids were written with (a fresh one where the fixture leaves the id open). */
+function baseOf(c: StreamCase): string {
+  const id = (c.expected.find((e) => e.response)?.response as { id: string }).id;
+  return id === 'resp_*' ? newIdBase() : id.slice('resp_'.length);
+}
+
 function run(c: StreamCase): string {
-  const conv = new ChatToResponsesStream(c.request, String(c.request.model));
+  const conv = new ChatToResponsesStream(c.request, String(c.request.model), baseOf(c));
   let out = '';
   for (const chunk of c.chunks) out += conv.push(chunk);
   return out + (c.end.error !== undefined ? conv.error(c.end.error) : conv.finish(c.end.usage));
@@ -43,12 +50,12 @@ function parseSse(sse: string): StreamCase['expected'] {
     });
 }
 
-/** Without chunks there is no upstream id to reuse: the response id and time are generated. */
+/** Ids are minted by the gateway (ids.ts); without chunks the time is generated too. */
 function normaliseGenerated(events: StreamCase['expected']): void {
   for (const e of events) {
     const r = e.response as { id: string; created_at: number } | undefined;
     if (!r) continue;
-    expect(r.id).toMatch(/^resp_[0-9a-f]{24}$/);
+    expect(r.id).toMatch(/^resp_sy[0-9a-f]{48}$/);
     r.id = 'resp_*';
     r.created_at = 0;
   }
@@ -92,7 +99,7 @@ describe('ChatChunk stream -> Responses events', () => {
   });
 
   it('holds the closing events until finish(), so usage sent after finish_reason is reported', () => {
-    const conv = new ChatToResponsesStream({ model: 'gpt-4o' }, 'gpt-4o');
+    const conv = new ChatToResponsesStream({ model: 'gpt-4o' }, 'gpt-4o', newIdBase());
     const chunk = (delta: ChatChunk['choices'][number]['delta'], finish: ChatChunk['choices'][number]['finish_reason'] = null): ChatChunk => ({
       id: 'chatcmpl-u',
       object: 'chat.completion.chunk',
@@ -110,7 +117,7 @@ describe('ChatChunk stream -> Responses events', () => {
   });
 
   it('emits nothing after the stream has ended', () => {
-    const conv = new ChatToResponsesStream({ model: 'gpt-4o' }, 'gpt-4o');
+    const conv = new ChatToResponsesStream({ model: 'gpt-4o' }, 'gpt-4o', newIdBase());
     conv.finish();
     expect(conv.push({ id: 'x', object: 'chat.completion.chunk', created: 0, model: 'm', choices: [] })).toBe('');
     expect(conv.finish()).toBe('');

@@ -1,5 +1,6 @@
 import type { ChatChunk, ChatUsage } from '../openai/chat.js';
-import { endingOf, idBase, itemId, requestModel, responseId, responseShell, responsesUsage } from './from-chat.js';
+import { endingOf, requestModel, responseShell, responsesUsage } from './from-chat.js';
+import { itemId, responseId } from './ids.js';
 import type {
   ItemStatus,
   ResponseObject,
@@ -31,7 +32,6 @@ export class ChatToResponsesStream {
   private seq = 0;
   private started = false;
   private ended = false;
-  private base = '';
   private shell: ResponseObject | null = null;
   private readonly output: ResponsesOutputItem[] = [];
   private open: Open | null = null;
@@ -40,16 +40,22 @@ export class ChatToResponsesStream {
   private openCalls: Call[] = [];
   private finishReason: string | null = null;
   private usage: ChatUsage | null = null;
+  /** The whole response as the closing event carried it, once finish() ran. */
+  finished: ResponseObject | null = null;
 
-  /** req is the client's Responses request (its settings are echoed); model is the name reported to the client. */
+  /**
+   * req is the client's Responses request (its settings are echoed); model is the name reported to the client; base
+   * names the response and its items (ids.ts: newIdBase).
+   */
   constructor(
     private readonly req: Obj,
     private readonly model: string,
+    private readonly base: string,
   ) {}
 
   push(chunk: ChatChunk): string {
     if (this.ended) return '';
-    let out = this.start(chunk.id, chunk.created);
+    let out = this.start(chunk.created);
     if (chunk.usage) this.usage = chunk.usage;
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return out;
@@ -66,12 +72,13 @@ export class ChatToResponsesStream {
   /** The closing events. usage, when given, wins over what the stream carried (e.g. counted by the gateway). */
   finish(usage?: ChatUsage): string {
     if (this.ended) return '';
-    let out = this.start(undefined, undefined);
+    let out = this.start(undefined);
     this.ended = true;
     const ending = endingOf(this.finishReason);
     const status = ending.status === 'completed' ? 'completed' : 'incomplete';
     out += this.closeOpen(status) + this.closeCalls(status);
     const response: ResponseObject = { ...this.response(), ...ending, usage: responsesUsage(usage ?? this.usage) };
+    this.finished = response;
     return out + this.event({ type: ending.status === 'completed' ? 'response.completed' : 'response.incomplete', response });
   }
 
@@ -81,7 +88,7 @@ export class ChatToResponsesStream {
    */
   error(message: string, code = 'server_error'): string {
     if (this.ended) return '';
-    let out = this.start(undefined, undefined);
+    let out = this.start(undefined);
     this.ended = true;
     if (this.open?.kind === 'message') this.open.item.status = 'incomplete';
     for (const call of this.openCalls) call.item.status = 'incomplete';
@@ -102,10 +109,9 @@ export class ChatToResponsesStream {
     return { ...this.shell!, output: this.output };
   }
 
-  private start(chatId: string | undefined, created: number | undefined): string {
+  private start(created: number | undefined): string {
     if (this.started) return '';
     this.started = true;
-    this.base = idBase(chatId);
     const createdAt = typeof created === 'number' && created > 0 ? created : Math.floor(Date.now() / 1000);
     this.shell = responseShell(this.req, this.model || requestModel(this.req, ''), responseId(this.base), createdAt);
     return this.event({ type: 'response.created', response: this.response() }) + this.event({ type: 'response.in_progress', response: this.response() });

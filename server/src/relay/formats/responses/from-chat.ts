@@ -1,20 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import type { ChatCompletion, ChatUsage } from '../openai/chat.js';
 import { normalizeFinishReason } from '../openai/finish-reason.js';
+import { itemId, responseId } from './ids.js';
 import type { ResponseObject, ResponsesFunctionCallItem, ResponsesOutputItem, ResponsesOutputText, ResponsesRefusal, ResponsesUsage } from './types.js';
 
 export { ChatToResponsesStream } from './from-chat-stream.js';
 
 type Obj = Record<string, unknown>;
-
-/** The part of an upstream id that names the answer, reused for the response and item ids. */
-export function idBase(chatId: string | undefined): string {
-  const base = (chatId ?? '').replace(/^(chatcmpl-|resp_|msg_)/, '').replace(/[^A-Za-z0-9_-]/g, '');
-  return base || randomBytes(12).toString('hex');
-}
-
-export const responseId = (base: string): string => `resp_${base}`;
-export const itemId = (prefix: 'msg' | 'fc' | 'rs', base: string, outputIndex: number): string => `${prefix}_${base}_${outputIndex}`;
 
 /** Chat usage in the Responses shape; input_tokens, like prompt_tokens, includes cached tokens. */
 export function responsesUsage(u: ChatUsage | null | undefined): ResponsesUsage | null {
@@ -36,7 +27,8 @@ const isString = (v: unknown): v is string => typeof v === 'string';
 
 /**
  * A response in progress with the request's settings echoed back, as OpenAI does (the SDK and clients read tools,
- * text.format and tool_choice from the response). store is false: nothing is kept to retrieve later.
+ * text.format and tool_choice from the response). `store` and `previous_response_id` are echoed as the caller says:
+ * store is true only when the gateway keeps the response (req.store === true).
  */
 export function responseShell(req: Obj, model: string, id: string, createdAt: number): ResponseObject {
   const reasoning = (req.reasoning && typeof req.reasoning === 'object' ? req.reasoning : {}) as Obj;
@@ -53,9 +45,9 @@ export function responseShell(req: Obj, model: string, id: string, createdAt: nu
     model,
     output: [],
     parallel_tool_calls: typeof req.parallel_tool_calls === 'boolean' ? req.parallel_tool_calls : true,
-    previous_response_id: null,
+    previous_response_id: orNull(req.previous_response_id, isString),
     reasoning: { effort: reasoning.effort ?? null, summary: reasoning.summary ?? null },
-    store: false,
+    store: req.store === true,
     temperature: typeof req.temperature === 'number' ? req.temperature : 1,
     text: req.text ?? { format: { type: 'text' } },
     tool_choice: req.tool_choice ?? 'auto',
@@ -84,9 +76,11 @@ export function requestModel(req: Obj, fallback: string): string {
   return typeof req.model === 'string' && req.model ? req.model : fallback;
 }
 
-/** A ChatCompletion as the Response object (a Responses client served by a chat upstream). */
-export function chatToResponses(completion: ChatCompletion, req: Obj): ResponseObject {
-  const base = idBase(completion.id);
+/**
+ * A ChatCompletion as the Response object (a Responses client served by a chat upstream). `base` is the id base the
+ * response and its items are named with (ids.ts: newIdBase).
+ */
+export function chatToResponses(completion: ChatCompletion, req: Obj, base: string): ResponseObject {
   const choice = completion.choices?.[0];
   const msg = choice?.message;
   const ending = endingOf(choice?.finish_reason);

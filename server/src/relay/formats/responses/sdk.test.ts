@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatChunk, ChatCompletion, ChatUsage } from '../openai/chat.js';
 import { chatToResponses, ChatToResponsesStream } from './from-chat.js';
+import { newIdBase } from './ids.js';
 
 /*
  * A tiny server that answers /v1/responses with what the converters make of the canonical fixtures: the request's
@@ -15,12 +16,12 @@ const fixture = <T>(folder: string, name: string): T => JSON.parse(readFileSync(
 
 function jsonAnswer(name: string, req: Record<string, unknown>): string {
   const c = fixture<{ input: ChatCompletion }>('from-chat', name);
-  return JSON.stringify(chatToResponses(c.input, req));
+  return JSON.stringify(chatToResponses(c.input, req, newIdBase()));
 }
 
 function sseAnswer(name: string, req: Record<string, unknown>): string {
   const c = fixture<{ chunks: ChatChunk[]; end: { usage?: ChatUsage; error?: string } }>('stream', name);
-  const conv = new ChatToResponsesStream(req, String(req.model));
+  const conv = new ChatToResponsesStream(req, String(req.model), newIdBase());
   let out = '';
   for (const chunk of c.chunks) out += conv.push(chunk);
   return out + (c.end.error !== undefined ? conv.error(c.end.error) : conv.finish(c.end.usage));

@@ -1,10 +1,12 @@
 import { RelayError } from '../../errors.js';
+import { isMintedId } from './ids.js';
 import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolChoice, ToolDefinition } from '../openai/chat.js';
 
 /*
- * A Responses request as the canonical ChatRequest, for a Responses client served by a chat-only upstream. The
- * gateway keeps no state, so everything that points at stored items (previous_response_id, conversation,
- * item_reference) and every OpenAI-hosted tool is refused with a 400 rather than silently dropped.
+ * A Responses request as the canonical ChatRequest, for a Responses client served by a chat-only upstream.
+ * References to responses the gateway keeps were resolved before (turn.ts); a previous_response_id or item_reference
+ * still here names nothing the gateway has for this caller, and is refused as OpenAI refuses an unknown one (400 /
+ * 404). Conversations, prompt templates and OpenAI-hosted tools are refused with a 400 rather than silently dropped.
  */
 
 type Obj = Record<string, unknown>;
@@ -15,15 +17,31 @@ const unsupported = (message: string) => new RelayError(400, message, 'unsupport
 const isObj = (v: unknown): v is Obj => !!v && typeof v === 'object' && !Array.isArray(v);
 const present = (v: unknown): boolean => v !== undefined && v !== null;
 
-/** Fields that need state kept between calls, which this gateway does not keep. */
+/** A reference the gateway could not resolve: one it made that is gone, or one another service (OpenAI) keeps. */
+function unknownReference(field: 'previous_response_id' | 'item_reference', id: unknown): RelayError {
+  const what = field === 'previous_response_id' ? '响应' : '条目';
+  const named = `${field} 指向的${what} '${String(id)}'`;
+  if (isMintedId(id)) {
+    const message = `${named} 不存在：可能已过期、已被删除，或创建时 store 为 false`;
+    return field === 'previous_response_id'
+      ? new RelayError(400, message, 'previous_response_not_found', 'invalid_request_error')
+      : new RelayError(404, message, 'item_not_found', 'invalid_request_error');
+  }
+  const message = `${named} 不在本网关保存：由 OpenAI 渠道保存的${what}只能在 OpenAI 渠道上使用，请在 input 中携带完整对话`;
+  return field === 'previous_response_id'
+    ? new RelayError(400, message, 'previous_response_not_found', 'invalid_request_error')
+    : new RelayError(404, message, 'item_not_found', 'invalid_request_error');
+}
+
+/** Fields that need state this gateway does not keep. */
 const STATEFUL: Array<[string, string]> = [
-  ['previous_response_id', '本渠道不保存历史响应，不支持 previous_response_id，请在 input 中携带完整对话'],
   ['conversation', '本渠道不保存对话，不支持 conversation 参数，请在 input 中携带完整对话'],
   ['prompt', '本渠道不支持 prompt 模板参数，请直接在 input 中给出内容'],
 ];
 
 export function responsesToChat(req: Obj): ChatRequest {
   if (typeof req.model !== 'string' || !req.model) throw invalid('缺少必填字段 model', 'missing_required_parameter');
+  if (present(req.previous_response_id)) throw unknownReference('previous_response_id', req.previous_response_id);
   for (const [field, message] of STATEFUL) if (present(req[field])) throw unsupported(message);
   if (req.background === true) throw unsupported('本渠道不支持 background 后台模式');
 
@@ -134,7 +152,7 @@ function inputMessages(items: unknown[]): ChatMessage[] {
         reasoning += reasoningText(raw);
         break;
       case 'item_reference':
-        throw unsupported('本渠道不保存历史条目，不支持 item_reference，请直接携带完整条目');
+        throw unknownReference('item_reference', raw.id);
       default:
         throw unsupported(`本渠道不支持 input 条目类型 ${String(type)}，仅支持消息、function_call、function_call_output 与 reasoning`);
     }

@@ -129,7 +129,7 @@ export interface ResponseObject {
   model: string;
   output: ResponsesOutputItem[];
   parallel_tool_calls: boolean;
-  previous_response_id: null;
+  previous_response_id: string | null;
   reasoning: { effort: unknown; summary: unknown };
   store: boolean;
   temperature: number | null;

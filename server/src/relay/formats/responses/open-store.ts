@@ -1,0 +1,16 @@
+import type { Config } from '../../../config.js';
+import type { Db } from '../../../db/connect.js';
+import type { OptionReader } from '../../../options/index.js';
+import { keeperLimits, ResponsesKeeper, type KeeperOptions } from './store.js';
+import { SqlResponsesStore } from './store-sql.js';
+
+/** The keeper over the store the configuration names (RESPONSES_STORE; Redis is loaded only when used). */
+export async function openResponsesKeeper(config: Config, db: Db, options: OptionReader, keeperOptions: KeeperOptions = {}): Promise<ResponsesKeeper> {
+  const limits = () => keeperLimits(options);
+  if (config.responsesStore === 'redis') {
+    const [{ Redis }, { RedisResponsesStore }] = await Promise.all([import('ioredis'), import('./store-redis.js')]);
+    const redis = new Redis(config.redisConnString, { maxRetriesPerRequest: 3 });
+    return new ResponsesKeeper(new RedisResponsesStore(redis, () => limits().retentionSeconds), limits, keeperOptions);
+  }
+  return new ResponsesKeeper(new SqlResponsesStore(db.kysely, db.dialect), limits, keeperOptions);
+}

@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Access } from '../auth/guard.js';
-import { SESSION_COOKIE } from '../auth/session.js';
 import { isSecretKey, OPTION_DEFAULTS } from '../options/index.js';
 import { recordLog } from '../store/logs.js';
 import { testDatabases } from '../test/databases.js';
@@ -136,12 +134,9 @@ describe.each(testDatabases())('authorization matrix on $name', (database) => {
         break;
       case 'wrongHeader':
         return { userId: session.userId, headers: { ...session.headers, 'new-api-user': String(session.userId + 1000) } };
-      case 'expired': {
+      case 'expired':
         // A validly signed cookie of this account whose time is over.
-        const fingerprint = createHash('sha256').update((await userRow(session.userId)).password).digest('hex').slice(0, 16);
-        const value = t.app.signCookie(`${session.userId}.${Math.floor(Date.now() / 1000) - 60}.${fingerprint}`);
-        return { userId: session.userId, headers: { cookie: `${SESSION_COOKIE}=${encodeURIComponent(value)}`, 'new-api-user': String(session.userId) } };
-      }
+        return t.signedSession(session.userId, Math.floor(Date.now() / 1000) - 60);
       case 'accessToken': {
         const token = (await t.call(session, { method: 'GET', url: '/api/user/token' })).json().data as string;
         accessTokens.push(token);

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
+import { nestsDeeperThan } from './body-parsers.js';
 
 /*
  * Many HTTP clients send `Content-Type: application/json` on every call, with or without a body. An empty body is
@@ -68,6 +69,28 @@ describe('empty bodies on the console API', () => {
   it('reads a body sent without a Content-Type as JSON', async () => {
     const res = await send({ method: 'POST', url: '/api/user/login', headers: { 'content-length': '40' }, payload: '{"username":"root","password":"123456"}\n' });
     expect(res.json()).toMatchObject({ success: true, message: '登录成功！' });
+  });
+
+  it('refuses JSON nested deeper than any payload, before anything tries to serialise it', async () => {
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    const channel = (setting: string) =>
+      send({ method: 'POST', url: '/api/channel/', headers: { 'content-type': 'application/json' }, payload: `{"name":"deep","key":"k","models":"m","setting":${setting}}` });
+    const deep = await channel(nested(20_000));
+    expect(deep.statusCode).toBe(400);
+    expect(deep.json()).toEqual({ success: false, message: '请求体嵌套层级过深' });
+    const arrays = await send({ method: 'PUT', url: '/api/option/', headers: { 'content-type': 'application/json' }, payload: `{"key":"Notice","value":${'['.repeat(5000)}${']'.repeat(5000)}}` });
+    expect(arrays.json()).toEqual({ success: false, message: '请求体嵌套层级过深' });
+    const shallow = await channel(nested(10));
+    expect(shallow.json()).toMatchObject({ success: true });
+  });
+
+  it('measures nesting without recursion', () => {
+    expect(nestsDeeperThan({ a: [{ b: 1 }] }, 3)).toBe(false);
+    expect(nestsDeeperThan({ a: [{ b: {} }] }, 3)).toBe(true);
+    expect(nestsDeeperThan('text', 0)).toBe(false);
+    let deep: unknown = 1;
+    for (let i = 0; i < 100_000; i++) deep = [deep];
+    expect(nestsDeeperThan(deep, 64)).toBe(true);
   });
 
   it('refuses a non-empty body of a type the API does not speak with 415 and says so in Chinese', async () => {

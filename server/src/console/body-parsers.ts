@@ -6,17 +6,38 @@ import { CONSOLE_ERRORS } from './errors.js';
  * How the console reads request bodies. Many clients send `Content-Type: application/json` on every call, DELETE
  * included, so an empty body (of any type, or chunked with nothing in it) is no body: the route then checks its
  * fields and answers in its own words. A body sent without a type is read as JSON, the only thing this API speaks;
- * a non-empty body of any other declared type is refused with 415.
+ * a non-empty body of any other declared type is refused with 415. JSON nested beyond any real payload is refused.
  */
 
 const isBlank = (body: string) => body.trim() === '';
+
+/** No console payload nests more than a few levels; thousands would overflow the stack of whatever serialises them. */
+export const MAX_BODY_DEPTH = 64;
+
+/** True when arrays and objects in `value` nest deeper than `max` (walked without recursion). */
+export function nestsDeeperThan(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(node)) {
+      if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}
 
 export function installBodyParsers(app: FastifyInstance): void {
   // Fastify's own JSON parser (prototype poisoning refused), for the bodies that are not empty.
   const json = app.getDefaultJsonParser('error', 'error');
   const parseJson = (request: FastifyRequest, body: string, done: (err: Error | null, value?: unknown) => void) => {
-    if (isBlank(body)) done(null, undefined);
-    else json(request, body, done);
+    if (isBlank(body)) return done(null, undefined);
+    json(request, body, (err, value) => {
+      if (err) return done(err);
+      if (nestsDeeperThan(value, MAX_BODY_DEPTH)) return done(new AppError(400, CONSOLE_ERRORS.tooDeep));
+      done(null, value);
+    });
   };
 
   app.removeAllContentTypeParsers();

@@ -39,10 +39,10 @@ describe('the HTTP surface', () => {
     expect(res.body).toContain('<html');
   });
 
-  it('answers unknown API paths with a JSON 404 instead of the console', async () => {
+  it('answers unknown API paths with a JSON 404 in Chinese instead of the console', async () => {
     const res = await t.call(null, { method: 'GET', url: '/api/nope' });
     expect(res.statusCode).toBe(404);
-    expect(res.json()).toEqual({ success: false, message: 'Invalid URL (GET /api/nope)' });
+    expect(res.json()).toEqual({ success: false, message: '请求的接口不存在：GET /api/nope' });
   });
 
   it('answers malformed JSON with 400 and an envelope', async () => {

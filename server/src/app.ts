@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config.js';
@@ -14,11 +14,10 @@ import { RoutingTable } from './cache/routing.js';
 import { LogWriter } from './store/logs.js';
 import { AccountState } from './auth/account-state.js';
 import { installGuard } from './auth/guard.js';
-import { AppError } from './lib/errors.js';
 import { consoleRoutes } from './console/index.js';
 import { AuthCache } from './cache/auth-cache.js';
 import { createRelayServices } from './relay/services.js';
-import { formatOf, isRelayUrl, RELAY_ENDPOINTS, relayRoutes, sendError } from './relay/routes/index.js';
+import { formatOf, formatOfPath, isRelayUrl, RELAY_ENDPOINTS, relayRoutes, sendError } from './relay/routes/index.js';
 import { compileTrust, RelayLane } from './relay/lane.js';
 import { RelayError, shuttingDown } from './relay/errors.js';
 import { SHUTDOWN_MESSAGE } from './relay/in-flight.js';
@@ -26,6 +25,9 @@ import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
 import { ChannelTestRunner } from './services/channel-tests.js';
 import { openResponsesKeeper } from './relay/formats/responses/open-store.js';
+import { installBodyParsers } from './console/body-parsers.js';
+import { consoleErrorBody, consoleFailure, notFoundMessage } from './console/errors.js';
+import { answerClientError, answerFrameworkError } from './framework-errors.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,10 +44,6 @@ export interface BuildOptions {
 
 export const VERSION = '0.1.0';
 
-function consoleErrorBody(message: string) {
-  return { success: false, message };
-}
-
 export async function buildApp(config: Config, opts: BuildOptions = {}): Promise<FastifyInstance> {
   // Relay calls reach the relay lane first (relay/lane.ts); it is made once the app's services exist.
   let lane: RelayLane | null = null;
@@ -57,6 +55,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bodyLimit: config.bodyLimit,
     // Requests that arrive while the server closes are answered below, in the caller's format.
     return503OnClosing: false,
+    // Fastify's own refusals, in the shape of the surface the path belongs to (never Fastify's English text).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     serverFactory: (handler) => {
       const headersTimeout = config.clientHeadersTimeoutSeconds * 1000;
@@ -172,24 +173,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(cookie, { secret: config.sessionSecret });
   installGuard(app);
 
-  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError) {
-      return reply.status(error.status).send(consoleErrorBody(error.message));
-    }
-    if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) {
-      return reply.status(400).send(consoleErrorBody('请求体不是合法的 JSON'));
-    }
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.status(413).send(consoleErrorBody('请求体过大'));
-    }
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') {
-      return reply.status(415).send(consoleErrorBody('不支持的请求类型'));
-    }
-    if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
-      return reply.status(error.statusCode).send(consoleErrorBody(error.message));
-    }
-    request.log.error({ err: error }, 'unhandled error');
-    return reply.status(500).send(consoleErrorBody('服务器内部错误'));
+  installBodyParsers(app);
+  app.setErrorHandler((error, request, reply) => {
+    const failure = consoleFailure(error);
+    if (failure.internal) request.log.error({ err: error }, 'unhandled error');
+    return reply.status(failure.status).send(consoleErrorBody(failure.message));
   });
 
   await app.register(consoleRoutes, { prefix: '/api' });
@@ -216,17 +204,16 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     if (isRelayUrl(url)) {
-      const format = url.startsWith('/v1beta') ? 'gemini' : 'openai';
-      return sendError(reply, new RelayError(404, `Invalid URL (${request.method} ${url})`, 'invalid_url', 'invalid_request_error'), format);
+      return sendError(reply, new RelayError(404, `Invalid URL (${request.method} ${url})`, 'invalid_url', 'invalid_request_error'), formatOfPath(url));
     }
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/')) {
-      return reply.status(404).send(consoleErrorBody(`Invalid URL (${request.method} ${url})`));
+      return reply.status(404).send(consoleErrorBody(notFoundMessage(request.method, url)));
     }
     if (request.method === 'GET' && hasConsole) {
       // Client-side routes: the console decides what to render (including its own not-found page).
       return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
     }
-    return reply.status(404).send(consoleErrorBody(`Invalid URL (${request.method} ${url})`));
+    return reply.status(404).send(consoleErrorBody(notFoundMessage(request.method, url)));
   });
 
   return app;

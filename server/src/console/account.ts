@@ -6,7 +6,8 @@ import { fail } from '../lib/errors.js';
 import { UNKNOWN_USER_HASH, verifyPassword } from '../auth/password.js';
 import { closeSession, openSession } from '../auth/session.js';
 import { findUserByUsername } from '../store/users.js';
-import { ok, parse } from './envelope.js';
+import { ok } from './envelope.js';
+import { parse } from './input.js';
 
 const LoginBody = z.object({ username: z.string().optional(), password: z.string().optional() });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { CHANNEL_OTHER_DEFAULTS, CHANNEL_STATUS, CHANNEL_TYPE } from '@switchyard/shared';
 import type { ChannelRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
+import { entityId } from './input.js';
 import { splitList } from '../store/abilities.js';
 import type { ChannelChanges, ChannelInput } from '../store/channels.js';
 
@@ -9,6 +10,9 @@ import type { ChannelChanges, ChannelInput } from '../store/channels.js';
  * What the channel form sends, checked and brought to storage form. The console sends lists either as arrays or
  * comma-joined, JSON either as text or as objects, and numbers sometimes as strings; all are accepted.
  */
+
+/** Most channels one batch delete names (the console selects from one page of at most 100). */
+const MAX_BATCH = 1000;
 
 export const CHANNEL_MESSAGES = {
   nameAndKey: '请填写渠道名称和渠道密钥！',
@@ -29,6 +33,7 @@ export const CHANNEL_MESSAGES = {
   vertexKey: 'Vertex AI 密钥必须是合法的 JSON',
   notFound: '渠道不存在',
   noSelection: '请先选择要删除的通道！',
+  tooManySelected: `一次最多删除 ${MAX_BATCH} 个渠道`,
 } as const;
 const M = CHANNEL_MESSAGES;
 
@@ -42,7 +47,7 @@ const blankable = z.union([z.number(), z.string(), z.null()]).transform((v, ctx)
   if (v === null || (typeof v === 'string' && v.trim() === '')) return undefined;
   const n = typeof v === 'number' ? v : Number(v.trim());
   if (!Number.isInteger(n)) {
-    ctx.addIssue({ code: 'custom', message: '必须是整数' });
+    ctx.addIssue({ code: 'custom', input: v });
     return z.NEVER;
   }
   return n;
@@ -79,8 +84,8 @@ const Fields = z.object({
 });
 
 export const CreateBody = Fields.partial();
-export const UpdateBody = Fields.partial().extend({ id: intLike });
-export const IdsBody = z.object({ ids: z.array(intLike).default([]) });
+export const UpdateBody = Fields.partial().extend({ id: entityId });
+export const IdsBody = z.object({ ids: z.array(entityId).max(MAX_BATCH, M.tooManySelected).default([]) });
 type Sent = z.infer<typeof CreateBody>;
 
 function objectJson(textValue: string, message: string, valueOk: (v: unknown) => boolean = () => true): string {

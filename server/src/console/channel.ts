@@ -1,5 +1,4 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
 import { CHANNEL_TYPES, type ChannelDto } from '@switchyard/shared';
 import { routedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
@@ -21,20 +20,11 @@ import { canFetchModels, fetchUpstreamModels, UpstreamQueryError } from '../serv
 import { changesFor, CHANNEL_MESSAGES as M, channelsToCreate, CreateBody, IdsBody, UpdateBody } from './channel-input.js';
 import { TEST_MESSAGES } from '../services/channel-tests.js';
 import { updateAllBalances, updateChannelBalance } from '../services/channel-balances.js';
-import { ok, paging } from './envelope.js';
+import { ok } from './envelope.js';
+import { idParam, parse } from './input.js';
+import { paging, queryFlag, queryText, type Query } from './query.js';
 
 export { CHANNEL_MESSAGES } from './channel-input.js';
-
-const OWN_MESSAGES = new Set<string>(Object.values(M));
-
-/** envelope.parse, except that a field's own Chinese message is shown as it is. */
-function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  if (issue && OWN_MESSAGES.has(issue.message)) throw fail(issue.message);
-  throw fail(`无效的参数：${issue?.path.join('.') || '请求'}`);
-}
 
 /** The DTO; the key only when one channel is read by id. */
 export function channelView(row: ChannelRow, withKey = false): ChannelDto {
@@ -44,17 +34,10 @@ export function channelView(row: ChannelRow, withKey = false): ChannelDto {
   return dto;
 }
 
-const idParam = (request: FastifyRequest): number | undefined => {
-  const raw = (request.params as { id?: string }).id ?? '';
-  return /^\d{1,15}$/.test(raw) ? Number(raw) : undefined;
-};
-
-const truthy = (v: unknown) => typeof v === 'string' && !['', 'false', '0'].includes(v);
-const orderOf = (query: Record<string, unknown>): ChannelOrder => (truthy(query.id_sort) ? 'id' : 'priority');
-const str = (v: unknown) => (typeof v === 'string' ? v.trim() : '');
+const orderOf = (query: Query): ChannelOrder => (queryFlag(query, 'id_sort') ? 'id' : 'priority');
 
 async function existing(ctx: AppContext, request: FastifyRequest): Promise<ChannelRow> {
-  const id = idParam(request);
+  const id = idParam(request.params);
   const row = id === undefined ? undefined : await findChannel(ctx.db.kysely, id);
   if (!row) throw fail(M.notFound);
   return row;
@@ -87,28 +70,28 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   app.get('/channel/models', admin, async () => ok(allDefaultModels()));
 
   app.get('/channel/', admin, async (request) => {
-    const query = request.query as Record<string, unknown>;
-    const { offset, limit } = paging(query);
-    return ok((await listChannels(db, orderOf(query), offset, limit)).map((r) => channelView(r)));
+    const query = request.query as Query;
+    const { offset, size } = paging(query);
+    return ok((await listChannels(db, orderOf(query), offset, size)).map((r) => channelView(r)));
   });
 
   app.get('/channel/search', admin, async (request) => {
-    const query = request.query as Record<string, unknown>;
-    const { offset, limit } = paging(query, 100);
-    const search = { keyword: str(query.keyword), group: str(query.group), model: str(query.model) };
-    return ok((await searchChannels(db, search, orderOf(query), offset, limit)).map((r) => channelView(r)));
+    const query = request.query as Query;
+    const { offset, size } = paging(query, { defaultSize: 100 });
+    const search = { keyword: queryText(query, 'keyword'), group: queryText(query, 'group'), model: queryText(query, 'model') };
+    return ok((await searchChannels(db, search, orderOf(query), offset, size)).map((r) => channelView(r)));
   });
 
   app.get('/channel/:id', admin, async (request) => ok(channelView(await existing(ctx, request), true)));
 
   app.post('/channel/', admin, async (request) => {
-    const ids = await insertChannels(db, channelsToCreate(parseBody(CreateBody, request.body)));
+    const ids = await insertChannels(db, channelsToCreate(parse(CreateBody, request.body)));
     await channelsChanged(ctx);
     return ok(ids);
   });
 
   app.put('/channel/', admin, async (request) => {
-    const body = parseBody(UpdateBody, request.body);
+    const body = parse(UpdateBody, request.body);
     const row = await findChannel(db, body.id);
     if (!row) throw fail(M.notFound);
     const { id, ...sent } = body;
@@ -118,7 +101,7 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   });
 
   const remove = async (request: FastifyRequest) => {
-    const id = idParam(request);
+    const id = idParam(request.params);
     if (id === undefined || (await deleteChannels(db, [id])) === 0) throw fail(M.notFound);
     await channelsChanged(ctx);
     return ok();
@@ -133,7 +116,7 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.post('/channel/batch', admin, async (request) => {
-    const { ids } = parseBody(IdsBody, request.body);
+    const { ids } = parse(IdsBody, request.body);
     if (ids.length === 0) throw fail(M.noSelection);
     const count = await deleteChannels(db, [...new Set(ids)]);
     if (count > 0) await channelsChanged(ctx);
@@ -159,9 +142,9 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   // ---- tests ----
 
   app.get('/channel/test/:id', admin, async (request) => {
-    const id = idParam(request);
+    const id = idParam(request.params);
     if (id === undefined) throw fail(TEST_MESSAGES.notFound);
-    const model = str((request.query as Record<string, unknown>).model);
+    const model = queryText(request.query as Query, 'model');
     const outcome = await tests.testOne(id, model || undefined);
     const time = outcome.timeMs / 1000;
     return { success: outcome.success, message: outcome.message, time, data: { time } };

@@ -4,6 +4,7 @@ import { fail } from '../lib/errors.js';
 import { nowSeconds } from '../lib/time.js';
 import { quotaDataSeries } from '../store/quota-data.js';
 import { ok } from './envelope.js';
+import { queryText, queryTime, type Query } from './query.js';
 
 /*
  * The data dashboard (spec §7, reference §7.3): usage per model and hour from the `quota_data` roll-up.
@@ -20,18 +21,12 @@ export const SELF_MAX_SPAN_SECONDS = 30 * 86400;
 /** The window when the caller gives no start: the day before the end. */
 const DEFAULT_SPAN_SECONDS = 86400;
 
-type Query = Record<string, unknown>;
-
-const int = (v: unknown): number => {
-  const n = Number.parseInt(String(v ?? ''), 10);
-  return Number.isFinite(n) ? n : 0;
-};
-const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
-
 /** start_timestamp / end_timestamp in unix seconds; a missing end is now, a missing start one day before the end. */
 function rangeOf(query: Query): { start: number; end: number } {
-  const end = int(query.end_timestamp) > 0 ? int(query.end_timestamp) : nowSeconds();
-  const start = int(query.start_timestamp) > 0 ? int(query.start_timestamp) : end - DEFAULT_SPAN_SECONDS;
+  const endAsked = queryTime(query, 'end_timestamp');
+  const startAsked = queryTime(query, 'start_timestamp');
+  const end = endAsked > 0 ? endAsked : nowSeconds();
+  const start = startAsked > 0 ? startAsked : end - DEFAULT_SPAN_SECONDS;
   return { start, end };
 }
 
@@ -42,7 +37,7 @@ export const dataRoutes: FastifyPluginAsync = async (app) => {
 
   const all = async (request: FastifyRequest) => {
     const query = request.query as Query;
-    const username = text(query.username);
+    const username = queryText(query, 'username');
     return ok(await quotaDataSeries(db, { ...rangeOf(query), username: username || undefined }));
   };
   app.get('/data/', admin, all);

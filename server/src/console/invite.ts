@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { caller } from '../auth/guard.js';
 import { INVITE_MESSAGES, transferInviteQuota } from '../services/invites.js';
-import { ok, parse } from './envelope.js';
+import { ok } from './envelope.js';
+import { parse } from './input.js';
 
 /** Whole quota units; the console's number input may send them as a string. */
 const TransferBody = z.object({ quota: z.coerce.number().int().safe() });

@@ -6,43 +6,35 @@ import { fail } from '../lib/errors.js';
 import { deleteLogsBefore, logStat, pageLogs, parseLogCursor, type LogFilter } from '../store/log-queries.js';
 import { sqliteFileOf, sqliteReader } from '../store/sqlite-reader.js';
 import { ok } from './envelope.js';
+import { paging, queryInt, queryText, queryTime, type Query } from './query.js';
 
 export const LOG_MESSAGES = {
   noTimestamp: '请选择日志记录时间',
 } as const;
-
-type Query = Record<string, unknown>;
-
-const int = (v: unknown): number => {
-  const n = Number.parseInt(String(v ?? ''), 10);
-  return Number.isFinite(n) ? n : 0;
-};
-const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 
 /**
  * Page numbers are 1-based here, as in the established gateway's log API; 0 and below mean the first page.
  * `cursor` (the next_cursor of page p - 1) makes the server seek to page p instead of skipping rows.
  */
 function logPaging(query: Query): { page: number; pageSize: number; cursor: ReturnType<typeof parseLogCursor> } {
-  const page = Math.max(1, int(query.p));
-  const pageSize = Math.min(100, Math.max(1, int(query.page_size) || 10));
-  const cursor = page > 1 ? parseLogCursor(text(query.cursor)) : null;
-  return { page, pageSize, cursor };
+  const { page, size } = paging(query, { firstPage: 1 });
+  const cursor = page > 1 ? parseLogCursor(queryText(query, 'cursor')) : null;
+  return { page, pageSize: size, cursor };
 }
 
 /** Filters from the query; the self views never filter by username or channel (their own logs only). */
 function filterOf(query: Query, self: boolean): Partial<LogFilter> {
   const filter: Partial<LogFilter> = {
-    type: int(query.type),
-    tokenName: text(query.token_name),
-    modelName: text(query.model_name),
-    startTimestamp: int(query.start_timestamp),
-    endTimestamp: int(query.end_timestamp),
-    group: text(query.group),
+    type: queryInt(query, 'type'),
+    tokenName: queryText(query, 'token_name'),
+    modelName: queryText(query, 'model_name'),
+    startTimestamp: queryTime(query, 'start_timestamp'),
+    endTimestamp: queryTime(query, 'end_timestamp'),
+    group: queryText(query, 'group'),
   };
   if (!self) {
-    filter.username = text(query.username);
-    filter.channel = int(query.channel);
+    filter.username = queryText(query, 'username');
+    filter.channel = queryInt(query, 'channel');
   }
   return filter;
 }
@@ -108,7 +100,7 @@ export const logRoutes: FastifyPluginAsync = async (app) => {
   );
 
   const clear = async (request: FastifyRequest) => {
-    const target = int((request.query as Query).target_timestamp);
+    const target = queryTime(request.query as Query, 'target_timestamp');
     if (target <= 0) throw fail(LOG_MESSAGES.noTimestamp);
     return ok(await deleteLogsBefore(db, target));
   };

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { fail } from '../lib/errors.js';
 import { isOptionKey, isSecretKey, OPTION_DEFAULTS, type OptionKey, type Options } from '../options/index.js';
-import { ok, parse } from './envelope.js';
+import { ok } from './envelope.js';
+import { parse } from './input.js';
 
 const PutBody = z.object({
   key: z.string().min(1),

@@ -23,7 +23,9 @@ import {
   updateRedemption,
   type ChangeOutcome,
 } from '../store/redemptions.js';
-import { ok, paging } from './envelope.js';
+import { ok } from './envelope.js';
+import { entityId, idParam as idOf, parse } from './input.js';
+import { paging, queryFlag, queryText, type Query } from './query.js';
 
 export const REDEMPTION_MESSAGES = {
   notFound: '兑换码不存在',
@@ -42,14 +44,11 @@ export const REDEMPTION_MESSAGES = {
   noUser: '兑换失败，用户不存在',
 } as const;
 const M = REDEMPTION_MESSAGES;
-const OWN_MESSAGES = new Set<string>(Object.values(M));
 
 /** Larger single codes are almost certainly typos (10^14 quota is 200 million dollars at the default rate). */
 const MAX_QUOTA = 100_000_000_000_000;
 
 // ---- schemas at the edge ----
-
-const id = z.union([z.number().int().positive().max(2_147_483_647), z.string().regex(/^\d{1,9}$/).transform(Number)]);
 
 const name = z
   .string(M.badName)
@@ -64,26 +63,17 @@ const CreateBody = z.object({
   count: count.default(DEFAULT_NEW_REDEMPTION.count),
 });
 /** The console sends the whole loaded code; only name and quota are changed here (status has its own call). */
-const UpdateBody = z.object({ id, name: name.optional(), quota: quota.optional() });
+const UpdateBody = z.object({ id: entityId, name: name.optional(), quota: quota.optional() });
 const StatusBody = z.object({
-  id,
+  id: entityId,
   status: z.union([z.literal(REDEMPTION_STATUS.UNUSED), z.literal(REDEMPTION_STATUS.DISABLED)], M.badStatus),
 });
 const RedeemBody = z.object({ key: z.string(M.noKey).optional() });
 
-/** A field's own Chinese message is shown as it is; anything else names the bad field. */
-function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  if (issue && OWN_MESSAGES.has(issue.message)) throw fail(issue.message);
-  throw fail(`无效的参数：${issue?.path.join('.') || '请求'}`);
-}
-
 function idParam(request: FastifyRequest): number {
-  const parsed = id.safeParse((request.params as { id: string }).id);
-  if (!parsed.success) throw fail(M.notFound);
-  return parsed.data;
+  const id = idOf(request.params);
+  if (id === undefined) throw fail(M.notFound);
+  return id;
 }
 
 export function redemptionView(row: RedemptionRow): RedemptionDto {
@@ -105,8 +95,6 @@ function check(outcome: ChangeOutcome, refusal: string): void {
   if (outcome !== 'ok') throw fail(refusal);
 }
 
-const statusOnly = (flagValue: unknown) => typeof flagValue === 'string' && !['', 'false', '0'].includes(flagValue);
-
 // ---- routes ----
 
 /** Redemption codes: administration under /api/redemption, and redeeming one under /api/user/topup. */
@@ -123,23 +111,22 @@ export const redemptionRoutes: FastifyPluginAsync = async (app) => {
   };
 
   const list = async (request: FastifyRequest) => {
-    const { offset, limit } = paging(request.query as Record<string, unknown>);
-    return ok((await listRedemptions(db, offset, limit)).map(redemptionView));
+    const { offset, size } = paging(request.query as Query);
+    return ok((await listRedemptions(db, offset, size)).map(redemptionView));
   };
   app.get('/redemption/', admin, list);
   app.get('/redemption', admin, list);
 
   app.get('/redemption/search', admin, async (request) => {
-    const query = request.query as Record<string, unknown>;
-    const keyword = typeof query.keyword === 'string' ? query.keyword.trim() : '';
-    const { offset, limit } = paging(query, 100);
-    return ok((await searchRedemptions(db, keyword, offset, limit)).map(redemptionView));
+    const query = request.query as Query;
+    const { offset, size } = paging(query, { defaultSize: 100 });
+    return ok((await searchRedemptions(db, queryText(query, 'keyword'), offset, size)).map(redemptionView));
   });
 
   app.get('/redemption/:id', admin, async (request) => ok(await reread(idParam(request))));
 
   const create = async (request: FastifyRequest) => {
-    const body = parseBody(CreateBody, request.body);
+    const body = parse(CreateBody, request.body);
     const keys = await insertRedemptions(db, { userId: caller(request).id, ...body });
     return ok(keys);
   };
@@ -147,12 +134,12 @@ export const redemptionRoutes: FastifyPluginAsync = async (app) => {
   app.post('/redemption', admin, create);
 
   const update = async (request: FastifyRequest) => {
-    if (statusOnly((request.query as Record<string, unknown>).status_only)) {
-      const body = parseBody(StatusBody, request.body);
+    if (queryFlag(request.query as Query, 'status_only')) {
+      const body = parse(StatusBody, request.body);
       check(await setRedemptionStatus(db, body.id, body.status), M.statusOfUsed);
       return ok(await reread(body.id));
     }
-    const { id: codeId, ...changes } = parseBody(UpdateBody, request.body);
+    const { id: codeId, ...changes } = parse(UpdateBody, request.body);
     check(await updateRedemption(db, codeId, changes), M.editNotUnused);
     return ok(await reread(codeId));
   };
@@ -169,7 +156,7 @@ export const redemptionRoutes: FastifyPluginAsync = async (app) => {
   // Redeem: data is the quota added (spec §7).
   app.post('/user/topup', user, async (request) => {
     const me = caller(request);
-    const key = normalizeRedemptionKey(parseBody(RedeemBody, request.body).key ?? '');
+    const key = normalizeRedemptionKey(parse(RedeemBody, request.body).key ?? '');
     if (key === '') throw fail(M.noKey);
     if (!isRedemptionKey(key)) throw fail(M.invalidKey);
     const display = { quotaPerUnit: ctx.options.get('QuotaPerUnit'), displayInCurrency: ctx.options.get('DisplayInCurrencyEnabled') };

@@ -30,13 +30,17 @@ import {
   updateOwnToken,
   type TokenChanges,
 } from '../store/tokens.js';
-import { ok, paging } from './envelope.js';
+import { ok } from './envelope.js';
+import { entityId, idParam, parse } from './input.js';
+import { paging, queryFlag, queryText, type Query } from './query.js';
 import { usableGroups } from './group.js';
 
 type Db = Kysely<Database>;
 
 export const TOKEN_MESSAGES = {
   notFound: '令牌不存在',
+  nameRequired: '请输入令牌名称',
+  quotaRequired: '请设置令牌额度，或者设置为无限额度',
   nameTooLong: '令牌名称过长',
   badQuota: '令牌额度必须是不小于 0 的整数',
   badExpiry: '过期时间格式错误！',
@@ -50,13 +54,11 @@ export const TOKEN_MESSAGES = {
   enableExhausted: '令牌可用额度已用尽，无法启用，请先修改令牌剩余额度，或者设置为无限额度',
 } as const;
 const M = TOKEN_MESSAGES;
-const OWN_MESSAGES = new Set<string>(Object.values(M));
 const MAX_ALLOW_IPS = 256;
 
 // ---- schemas at the edge ----
 
 const flag = z.union([z.boolean(), z.literal(0), z.literal(1)]).transform(Boolean);
-const id = z.union([z.number().int().positive(), z.string().regex(/^\d{1,15}$/).transform(Number)]);
 
 const fields = {
   name: z
@@ -78,31 +80,30 @@ const fields = {
   group: z.string().transform((s) => s.trim()),
 };
 
-const CreateBody = z.object({
-  name: fields.name.default(''),
-  remain_quota: fields.remain_quota.default(0),
-  expired_time: fields.expired_time.default(TOKEN_NEVER_EXPIRES),
-  unlimited_quota: flag.default(false),
-  model_limits_enabled: flag.default(false),
-  model_limits: fields.model_limits.default(''),
-  allow_ips: fields.allow_ips.default(''),
-  group: fields.group.default(''),
-});
-const UpdateBody = z.object({ id, ...z.object(fields).partial().shape });
-const StatusBody = z.object({ id, status: z.union([z.literal(TOKEN_STATUS.ENABLED), z.literal(TOKEN_STATUS.DISABLED)], M.badStatus) });
-const SearchQuery = z.object({ keyword: z.string().optional(), token: z.string().optional() });
+/** A new token needs a name and either a quota (0 is a deliberate choice) or the unlimited flag. */
+const CreateBody = z
+  .object({
+    name: fields.name.default(''),
+    remain_quota: fields.remain_quota.optional(),
+    expired_time: fields.expired_time.default(TOKEN_NEVER_EXPIRES),
+    unlimited_quota: flag.default(false),
+    model_limits_enabled: flag.default(false),
+    model_limits: fields.model_limits.default(''),
+    allow_ips: fields.allow_ips.default(''),
+    group: fields.group.default(''),
+  })
+  .superRefine((body, ctx) => {
+    if (body.name === '') ctx.addIssue({ code: 'custom', path: ['name'], message: M.nameRequired });
+    if (body.remain_quota === undefined && !body.unlimited_quota) {
+      ctx.addIssue({ code: 'custom', path: ['remain_quota'], message: M.quotaRequired });
+    }
+  })
+  .transform(({ remain_quota, ...body }) => ({ ...body, remain_quota: remain_quota ?? 0 }));
+const UpdateBody = z.object({ id: entityId, ...z.object(fields).partial().shape });
+const StatusBody = z.object({ id: entityId, status: z.union([z.literal(TOKEN_STATUS.ENABLED), z.literal(TOKEN_STATUS.DISABLED)], M.badStatus) });
 
 type CreateInput = z.infer<typeof CreateBody>;
 type UpdateInput = z.infer<typeof UpdateBody>;
-
-/** Like envelope.parse, but a field's own Chinese message (name too long, bad quota...) is shown as it is. */
-function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
-  const result = schema.safeParse(input ?? {});
-  if (result.success) return result.data;
-  const issue = result.error.issues[0];
-  if (issue && OWN_MESSAGES.has(issue.message)) throw fail(issue.message);
-  throw fail(`无效的参数：${issue?.path.join('.') || '请求'}`);
-}
 
 // ---- rules ----
 
@@ -202,8 +203,6 @@ export async function setTokenStatus(db: Db, user: UserRow, tokenId: number, sta
   return reread(db, user, tokenId);
 }
 
-const statusOnly = (flagValue: unknown) => typeof flagValue === 'string' && !['', 'false', '0'].includes(flagValue);
-
 // ---- routes ----
 
 /** API tokens (sk-...) of the signed-in user. Another user's token answers as not found. */
@@ -218,40 +217,40 @@ export const tokenRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.get('/token/', user, async (request) => {
-    const { offset, limit } = paging(request.query as Record<string, unknown>);
-    const rows = await listOwnTokens(db, caller(request).id, offset, limit);
+    const { offset, size } = paging(request.query as Query);
+    const rows = await listOwnTokens(db, caller(request).id, offset, size);
     return ok((await observeTokenStatuses(db, rows)).map(tokenView));
   });
 
   app.get('/token/search', user, async (request) => {
-    const query = parseBody(SearchQuery, request.query);
-    const { offset, limit } = paging(request.query as Record<string, unknown>, 100);
-    const search = { keyword: (query.keyword ?? '').trim(), keyPrefix: stripTokenKeyPrefix(query.token ?? '') };
-    const rows = await searchOwnTokens(db, caller(request).id, search, offset, limit);
+    const query = request.query as Query;
+    const { offset, size } = paging(query, { defaultSize: 100 });
+    const search = { keyword: queryText(query, 'keyword'), keyPrefix: stripTokenKeyPrefix(queryText(query, 'token')) };
+    const rows = await searchOwnTokens(db, caller(request).id, search, offset, size);
     return ok((await observeTokenStatuses(db, rows)).map(tokenView));
   });
 
   app.get('/token/:id', user, async (request) => {
-    const tokenId = id.safeParse((request.params as { id: string }).id);
-    if (!tokenId.success) throw fail(M.notFound);
-    return ok(await reread(db, caller(request), tokenId.data));
+    const tokenId = idParam(request.params);
+    if (tokenId === undefined) throw fail(M.notFound);
+    return ok(await reread(db, caller(request), tokenId));
   });
 
   app.post('/token/', user, async (request) => {
-    return ok(await createToken(db, options, caller(request), parseBody(CreateBody, request.body)));
+    return ok(await createToken(db, options, caller(request), parse(CreateBody, request.body)));
   });
 
   app.put('/token/', user, async (request) => {
-    if (statusOnly((request.query as Record<string, unknown>).status_only)) {
-      const body = parseBody(StatusBody, request.body);
+    if (queryFlag(request.query as Query, 'status_only')) {
+      const body = parse(StatusBody, request.body);
       return ok(await setTokenStatus(db, caller(request), body.id, body.status));
     }
-    return ok(await updateToken(db, options, caller(request), parseBody(UpdateBody, request.body)));
+    return ok(await updateToken(db, options, caller(request), parse(UpdateBody, request.body)));
   });
 
   const remove = async (request: FastifyRequest) => {
-    const tokenId = id.safeParse((request.params as { id: string }).id);
-    if (!tokenId.success || !(await softDeleteOwnToken(db, caller(request).id, tokenId.data))) throw fail(M.notFound);
+    const tokenId = idParam(request.params);
+    if (tokenId === undefined || !(await softDeleteOwnToken(db, caller(request).id, tokenId))) throw fail(M.notFound);
     return ok();
   };
   app.delete('/token/:id/', user, remove);

@@ -5,7 +5,8 @@ import { caller } from '../auth/guard.js';
 import { fail } from '../lib/errors.js';
 import { acceptEpayNotice, createEpayOrder, priceTopUp } from '../services/payment/topup.js';
 import { TOPUP_MESSAGES } from '../services/payment/pricing.js';
-import { ok, parse } from './envelope.js';
+import { ok } from './envelope.js';
+import { parse } from './input.js';
 
 /*
  * Online top-up (spec §7 Top-up): the price preview, the epay order, and the gateway's payment notice.

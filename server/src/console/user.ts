@@ -21,7 +21,9 @@ import {
   updateAccount,
   userView,
 } from '../services/accounts.js';
-import { ok, paging, parse } from './envelope.js';
+import { ok } from './envelope.js';
+import { entityId, parse, rowId } from './input.js';
+import { paging, queryText, type Query } from './query.js';
 
 // ---- payloads ----
 
@@ -40,15 +42,13 @@ const RegisterBody = z.object({
 
 const SelfUpdateBody = z.object({ display_name: text, password: text, original_password: text });
 
-const IdParams = z.object({ id: z.coerce.number().int().positive().max(2_147_483_647) });
-
-const SearchQuery = z.object({ keyword: z.string().optional(), group: z.string().optional() });
+const IdParams = z.object({ id: entityId });
 
 const CreateBody = z.object({ username: text, display_name: text, password: text });
 
 /** The console sends the whole loaded user; fields not listed here (role, status, aff_* ...) are ignored. */
 const AdminUpdateBody = z.object({
-  id: z.number().int().positive(),
+  id: rowId,
   username: z.string().optional(),
   display_name: text,
   password: text,
@@ -58,7 +58,7 @@ const AdminUpdateBody = z.object({
 });
 
 const ManageBody = z.object({
-  id: z.number().int().positive(),
+  id: rowId,
   action: z.enum(['promote', 'demote', 'disable', 'enable', 'delete']),
 });
 
@@ -128,14 +128,14 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
   // ---- administration ----
 
   app.get('/user/', { config: { access: 'admin' } }, async (request) => {
-    const { offset, limit } = paging(request.query as Record<string, unknown>);
-    return ok((await listUsers(db, offset, limit)).map(userView));
+    const { offset, size } = paging(request.query as Query);
+    return ok((await listUsers(db, offset, size)).map(userView));
   });
 
   app.get('/user/search', { config: { access: 'admin' } }, async (request) => {
-    const query = parse(SearchQuery, request.query);
-    const { offset, limit } = paging(request.query as Record<string, unknown>, 100);
-    const rows = await searchUsers(db, query.keyword?.trim() ?? '', query.group?.trim() ?? '', offset, limit);
+    const query = request.query as Query;
+    const { offset, size } = paging(query, { defaultSize: 100 });
+    const rows = await searchUsers(db, queryText(query, 'keyword'), queryText(query, 'group'), offset, size);
     return ok(rows.map(userView));
   });
 

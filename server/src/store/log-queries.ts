@@ -46,9 +46,13 @@ export function formatLogCursor(row: Pick<LogRow, 'created_at' | 'id'>): string 
   return `${row.created_at}.${row.id}`;
 }
 
+/** The largest row id (ids are 32-bit columns; PostgreSQL refuses to compare one with a larger value). */
+const MAX_LOG_ID = 2_147_483_647;
+
 export function parseLogCursor(text: string): LogCursor | null {
-  const m = /^(\d{1,15})\.(\d{1,15})$/.exec(text);
-  return m ? { createdAt: Number(m[1]), id: Number(m[2]) } : null;
+  const m = /^(\d{1,15})\.(\d{1,10})$/.exec(text);
+  if (!m || Number(m[2]) > MAX_LOG_ID) return null;
+  return { createdAt: Number(m[1]), id: Number(m[2]) };
 }
 
 type EqColumn = 'user_id' | 'username' | 'token_name' | 'channel_id' | 'model_name' | 'type';

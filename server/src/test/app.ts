@@ -1,4 +1,6 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { SESSION_COOKIE } from '../auth/session.js';
 import { loadConfig } from '../config.js';
 import { buildApp } from '../app.js';
 import type { TestDatabase } from './databases.js';
@@ -18,6 +20,11 @@ export interface TestApp {
   root(): Promise<Session>;
   /** Registers a user through the API and signs in as them. */
   user(username: string, password?: string): Promise<Session>;
+  /**
+   * The headers of a session of an existing account, signed as a sign-in would sign it, without calling the API
+   * (which options may have closed); `expiresAt` in unix seconds, 30 days ahead by default.
+   */
+  signedSession(userId: number, expiresAt?: number): Promise<Session>;
   call(session: Session | null, opts: InjectOptions): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
@@ -49,6 +56,13 @@ export async function startTestApp(database: TestDatabase, env: Record<string, s
       const body = res.json() as { success: boolean; message: string };
       if (!body.success) throw new Error(`register ${username} failed: ${body.message}`);
       return login(username, password);
+    },
+    async signedSession(userId, expiresAt = Math.floor(Date.now() / 1000) + 30 * 86400) {
+      const row = await app.ctx.db.kysely.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
+      // The fingerprint of the password the session was opened with (auth/session.ts).
+      const fingerprint = createHash('sha256').update(row.password).digest('hex').slice(0, 16);
+      const value = app.signCookie(`${userId}.${expiresAt}.${fingerprint}`);
+      return { userId, headers: { cookie: `${SESSION_COOKIE}=${encodeURIComponent(value)}`, 'new-api-user': String(userId) } };
     },
     call(session, opts) {
       return app.inject({ ...opts, headers: { ...(session?.headers ?? {}), ...(opts.headers ?? {}) } });

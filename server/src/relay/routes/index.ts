@@ -15,7 +15,7 @@ import { formatOf, sendError, toRelayError } from './send-error.js';
 /** Every POST that relays a call, in every client format: Fastify routes, and the relay lane's table. */
 export const RELAY_ENDPOINTS: readonly RelayEndpoint[] = [...openAIEndpoints, ...responsesEndpoints, ...claudeEndpoints, ...geminiEndpoints];
 
-export { formatOf, sendError } from './send-error.js';
+export { formatOf, formatOfPath, sendError } from './send-error.js';
 
 /** Paths served by the relay (OpenAI, Claude and Gemini formats, the playground, OpenAI's legacy billing). */
 export function isRelayUrl(url: string): boolean {

@@ -14,6 +14,14 @@ export function formatOf(request: FastifyRequest): ClientFormat {
   return (request.routeOptions.config as RelayRouteConfig | undefined)?.format ?? 'openai';
 }
 
+/** The format a relay path speaks, for errors met before any route matched it (unknown path, malformed URL). */
+export function formatOfPath(path: string): ClientFormat {
+  if (path.startsWith('/v1beta') || /^\/v1\/models\/[^/?]*:/.test(path)) return 'gemini';
+  if (path.startsWith('/v1/messages')) return 'claude';
+  if (path.startsWith('/v1/responses')) return 'responses';
+  return 'openai';
+}
+
 /** An error in the caller's format (OpenAI, Claude or Gemini body), or the end of a stream already under way. */
 export function sendError(reply: FastifyReply, err: ErrorFields, format: ClientFormat = 'openai'): void {
   if (reply.raw.headersSent) {

@@ -24,7 +24,8 @@ export function parseGeminiCall(model: string, action: GeminiAction, raw: Buffer
   if (action === 'embedContent' && (!body.content || typeof body.content !== 'object')) throw bad('content is required');
   if (action === 'batchEmbedContents' && (!Array.isArray(body.requests) || body.requests.length === 0)) throw bad('requests is required');
   if (!embeddings && !Array.isArray(body.contents)) throw bad('contents is required');
-  const generation = (body.generationConfig ?? {}) as { maxOutputTokens?: unknown };
+  // Google's REST accepts proto field names too (generation_config.max_output_tokens).
+  const generation = (body.generationConfig ?? body.generation_config ?? {}) as { maxOutputTokens?: unknown; max_output_tokens?: unknown };
   return {
     format: 'gemini',
     mode: embeddings ? 'embeddings' : 'chat',
@@ -33,7 +34,7 @@ export function parseGeminiCall(model: string, action: GeminiAction, raw: Buffer
     json: body,
     raw,
     clientWantsStreamUsage: true,
-    maxTokens: positiveInt(generation.maxOutputTokens),
+    maxTokens: positiveInt(generation.maxOutputTokens ?? generation.max_output_tokens),
     single: action === 'embedContent',
   };
 }

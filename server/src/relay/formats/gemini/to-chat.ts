@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolChoice, ToolDefinition } from '../openai/chat.js';
+import { camelCaseFields } from './field-names.js';
 import type { GeminiContent, GeminiGenerationConfig, GeminiPart, GeminiRequest, GeminiTool, GeminiToolConfig } from './types.js';
 
 /**
@@ -6,7 +7,8 @@ import type { GeminiContent, GeminiGenerationConfig, GeminiPart, GeminiRequest, 
  * speaks another format. Gemini function calls usually carry no id, so ids are generated from their position
  * (call_<turn>_<n>) and each functionResponse is paired with the earliest unanswered call of the same name.
  */
-export function geminiToChat(req: GeminiRequest, model: string, stream: boolean): ChatRequest {
+export function geminiToChat(body: GeminiRequest, model: string, stream: boolean): ChatRequest {
+  const req = camelCaseFields(body);
   const messages: ChatMessage[] = [];
   const system = textOf(req.systemInstruction?.parts ?? []);
   if (system) messages.push({ role: 'system', content: system });

@@ -1,3 +1,4 @@
+import { RelayError } from '../../errors.js';
 import type { ChatMessage, ChatRequest, ContentPart, ToolChoice, ToolDefinition } from '../openai/chat.js';
 import type {
   ClaudeContentBlock,
@@ -46,8 +47,11 @@ export function claudeToChat(req: ClaudeRequest): ChatRequest {
       out.parallel_tool_calls = false;
     }
   }
-  const effort = reasoningEffort(req.thinking);
+  const outputConfig = (req.output_config ?? {}) as { format?: unknown; effort?: unknown };
+  const effort = reasoningEffort(req.thinking) ?? EFFORT[String(outputConfig.effort)];
   if (effort) out.reasoning_effort = effort;
+  const format = outputConfig.format ?? req.output_format;
+  if (format !== undefined && format !== null) out.response_format = responseFormat(format);
   const user = req.metadata?.user_id;
   if (typeof user === 'string' && user) out.user = user;
   return out;
@@ -151,6 +155,18 @@ function toolChoice(c: ClaudeToolChoice): ToolChoice {
     default:
       return 'auto';
   }
+}
+
+/** output_config.effort levels in chat's three. */
+const EFFORT: Record<string, ChatRequest['reasoning_effort']> = { low: 'low', medium: 'medium', high: 'high', xhigh: 'high', max: 'high' };
+
+/** Claude's structured-output format (output_config.format, or the beta's output_format) as response_format. */
+function responseFormat(format: unknown): ChatRequest['response_format'] {
+  const f = format as { type?: unknown; schema?: unknown };
+  if (f?.type !== 'json_schema' || !f.schema || typeof f.schema !== 'object') {
+    throw new RelayError(400, 'output_config.format 只支持 {"type":"json_schema","schema":{...}}', 'invalid_request_error', 'invalid_request_error');
+  }
+  return { type: 'json_schema', json_schema: { name: 'output', schema: f.schema as Record<string, unknown>, strict: true } };
 }
 
 function reasoningEffort(t: ClaudeThinkingConfig | undefined): ChatRequest['reasoning_effort'] {

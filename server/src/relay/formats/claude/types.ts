@@ -74,6 +74,8 @@ export interface ClaudeTool {
   /** Server tools (web_search_…, bash_…) carry a versioned type and no input_schema. */
   type?: string;
   cache_control?: ClaudeCacheControl | null;
+  /** Structured outputs: the input is guaranteed to match input_schema. */
+  strict?: boolean;
 }
 
 export type ClaudeToolChoice =

@@ -59,7 +59,7 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
   reasoning_effort?: 'low' | 'medium' | 'high';
-  response_format?: { type: 'text' | 'json_object' | 'json_schema'; json_schema?: { name: string; schema?: Record<string, unknown> } };
+  response_format?: { type: 'text' | 'json_object' | 'json_schema'; json_schema?: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean } };
   user?: string;
   [key: string]: unknown;
 }

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest, ContentPart, ToolChoice } from '../../formats/openai/chat.js';
 import { parseToolInput } from '../../formats/claude/from-chat.js';
+import { applyResponseFormat, hasOutputFormat } from './structured-output.js';
 import type {
   ClaudeContentBlock,
   ClaudeImageBlock,
@@ -12,6 +13,8 @@ import type {
 export interface ClaudeRequestOptions {
   /** max_tokens when the client sets none: by exact model name, else `default`, else 8192. */
   defaultMaxTokens: Readonly<Record<string, number>>;
+  /** The target offers structured outputs (output_config.format, strict tools) for this model; by its name when unset. */
+  outputFormat?: boolean;
 }
 
 const FALLBACK_MAX_TOKENS = 8192;
@@ -52,16 +55,20 @@ export function chatToClaudeRequest(req: ChatRequest, upstreamModel: string, opt
   if (stop && stop.length > 0) out.stop_sequences = stop;
   if (typeof req.user === 'string' && req.user) out.metadata = { user_id: req.user };
 
+  const native = opts.outputFormat ?? hasOutputFormat(model);
   const tools = (req.tools ?? []).filter((t) => t.type === 'function');
   if (tools.length > 0) {
     out.tools = tools.map((t) => ({
       name: t.function.name,
       ...(t.function.description ? { description: t.function.description } : {}),
       input_schema: t.function.parameters ?? { type: 'object', properties: {} },
+      // Strict tools exist where structured outputs do; elsewhere the schema still guides the model.
+      ...(t.function.strict === true && native ? { strict: true } : {}),
     }));
   }
   const choice = toolChoice(req.tool_choice, req.parallel_tool_calls === false);
   if (choice && tools.length > 0) out.tool_choice = choice;
+  applyResponseFormat(out, req, native);
 
   const effort = req.reasoning_effort ?? (thinkingSuffix ? 'medium' : undefined);
   // Claude refuses thinking together with a forced tool choice; the forced tool wins.

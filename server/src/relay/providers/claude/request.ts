@@ -1,8 +1,10 @@
 import type { ChatMessage, ChatRequest, ContentPart, ToolChoice } from '../../formats/openai/chat.js';
 import { parseToolInput } from '../../formats/claude/from-chat.js';
 import { applyResponseFormat, hasOutputFormat } from './structured-output.js';
+import { RelayError } from '../../errors.js';
 import type {
   ClaudeContentBlock,
+  ClaudeDocumentBlock,
   ClaudeImageBlock,
   ClaudeMessage,
   ClaudeRequest,
@@ -78,11 +80,15 @@ export function chatToClaudeRequest(req: ChatRequest, upstreamModel: string, opt
     out.thinking = { type: 'enabled', budget_tokens: budget };
     // With thinking on, Claude only accepts the default temperature and top_p of 0.95 or more.
     if (typeof req.top_p === 'number' && req.top_p >= 0.95) out.top_p = req.top_p;
-  } else if (typeof req.temperature === 'number') {
-    // Newer Claude models reject temperature and top_p together; temperature is the one clients mean.
-    out.temperature = req.temperature;
-  } else if (typeof req.top_p === 'number') {
-    out.top_p = req.top_p;
+  } else {
+    if (typeof req.temperature === 'number') {
+      // Newer Claude models reject temperature and top_p together; temperature is the one clients mean.
+      out.temperature = req.temperature;
+    } else if (typeof req.top_p === 'number') {
+      out.top_p = req.top_p;
+    }
+    // Like temperature, top_k is refused together with thinking.
+    if (typeof req.top_k === 'number') out.top_k = req.top_k;
   }
   return out;
 }
@@ -121,17 +127,31 @@ function toTurn(m: ChatMessage): Turn {
   return { role: 'user', content: blocks(m.content) };
 }
 
-function blocks(content: ChatMessage['content']): Array<ClaudeTextBlock | ClaudeImageBlock> {
+function blocks(content: ChatMessage['content']): Array<ClaudeTextBlock | ClaudeImageBlock | ClaudeDocumentBlock> {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
-  const out: Array<ClaudeTextBlock | ClaudeImageBlock> = [];
+  const out: Array<ClaudeTextBlock | ClaudeImageBlock | ClaudeDocumentBlock> = [];
   for (const p of content ?? []) {
     if (p.type === 'text' && typeof p.text === 'string' && p.text) out.push({ type: 'text', text: p.text });
+    else if (p.type === 'refusal' && typeof p.refusal === 'string' && p.refusal) out.push({ type: 'text', text: p.refusal });
     else if (p.type === 'image_url') {
       const image = imageBlock(p as Extract<ContentPart, { type: 'image_url' }>);
-      if (image) out.push(image);
-    }
+      if (!image) throw unsupported('图片必须是 http(s) 链接或 base64 data URL');
+      out.push(image);
+    } else if (p.type === 'file') out.push(documentBlock(p.file as { file_data?: unknown; file_id?: unknown; filename?: unknown } | undefined));
   }
   return out;
+}
+
+const unsupported = (message: string) => new RelayError(400, message, 'unsupported_content', 'invalid_request_error');
+
+/** A file part (base64 data URL) as a document block: PDFs as they are, plain text decoded. */
+function documentBlock(file: { file_data?: unknown; file_id?: unknown; filename?: unknown } | undefined): ClaudeDocumentBlock {
+  const data = typeof file?.file_data === 'string' ? DATA_URL.exec(file.file_data) : null;
+  if (!data) throw unsupported('Claude 渠道的文件内容必须是 base64 data URL（不支持 file_id）');
+  const title = typeof file?.filename === 'string' && file.filename ? { title: file.filename } : {};
+  if (data[1] === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: data[2] }, ...title };
+  if (data[1] === 'text/plain') return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(data[2], 'base64').toString('utf8') }, ...title };
+  throw unsupported(`Claude 渠道不支持 ${data[1]} 类型的文件，只支持 PDF 与纯文本`);
 }
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;

@@ -7,6 +7,8 @@ import { chatToClaudeRequest } from './request.js';
 import { claudeToChatCompletion } from './response.js';
 import { ClaudeSseSplitter, ClaudeStreamToChat } from './stream.js';
 import { jsonToolOf, unwrapJsonTool } from './structured-output.js';
+import { checkCanonical } from '../field-policy.js';
+import { CLAUDE_FIELDS } from './fields.js';
 
 /** Claude's Messages body as a wire (Anthropic, and the Claude models on Bedrock and Vertex). */
 
@@ -39,6 +41,7 @@ class ClaudeChunkDecoder implements ChunkDecoder {
 export const claudeWire: WireCodec = {
   format: 'claude',
   encode(canonical: Record<string, unknown>, up: Attempt, withheld) {
+    checkCanonical(canonical as ChatRequest, CLAUDE_FIELDS);
     const out = chatToClaudeRequest(canonical as ChatRequest, up.upstreamModel, {
       defaultMaxTokens: up.options.get('claude.default_max_tokens'),
       ...(withheld?.has('claude.output_format') ? { outputFormat: false } : {}),

@@ -23,6 +23,8 @@ export interface WirePolicy {
   parts: Readonly<Record<string, FieldRule>>;
   /** Tool types (tools[].type). */
   tools: Readonly<Record<string, FieldRule>>;
+  /** Fields of a message (for the field table; none of them is refused). */
+  message: Readonly<Record<string, FieldRule>>;
 }
 
 export const mapped = (to: string): FieldRule => ({ kind: 'mapped', to });

@@ -33,9 +33,10 @@ export const GEMINI_CLIENT_FIELDS: ClientFields = {
   safetySettings: ignored('目标渠道按其自身的安全策略过滤'),
   labels: ignored('Vertex 的计费标签'),
   cachedContent: refused('缓存内容只存在于 Gemini'),
-  'contents[].parts[].inlineData, fileData': to('messages'),
+  'contents[].parts[].inlineData, fileData': to('part:image_url', 'part:file', 'part:input_audio'),
   'contents[].parts[].functionCall, functionResponse': to('messages'),
-  'contents[].parts[].thoughtSignature': to('messages'),
+  'contents[].parts[].thought': to('msg:reasoning_content'),
+  'contents[].parts[].thoughtSignature': to('msg:reasoning_signature'),
   'contents[].parts[].executableCode, codeExecutionResult': refused('代码执行只在 Gemini 运行'),
   'tools[].googleSearch, codeExecution, urlContext…': refused('内置工具只在 Gemini 运行'),
 };

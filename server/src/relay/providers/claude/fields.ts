@@ -1,4 +1,4 @@
-import { emptyObject, mapped, only, OPENAI_SERVICE_FIELDS, refused, type WirePolicy } from '../field-policy.js';
+import { emptyObject, ignored, mapped, only, OPENAI_SERVICE_FIELDS, refused, type WirePolicy } from '../field-policy.js';
 
 /** The canonical request's fields on Claude's Messages wire (Anthropic, Bedrock, Vertex). */
 export const CLAUDE_FIELDS: WirePolicy = {
@@ -43,5 +43,10 @@ export const CLAUDE_FIELDS: WirePolicy = {
   },
   tools: {
     function: mapped('tools[] (custom)'),
+  },
+  message: {
+    name: ignored('Claude 没有发言者名字'),
+    reasoning_content: ignored('Claude 只接受它自己签名的思考'),
+    reasoning_signature: ignored('Claude 只接受它自己签名的思考'),
   },
 };

@@ -44,4 +44,9 @@ export const COHERE_FIELDS: WirePolicy = {
   tools: {
     function: mapped('tools'),
   },
+  message: {
+    name: ignored('Cohere 没有发言者名字'),
+    reasoning_content: ignored('Cohere 不接收历史中的思考'),
+    reasoning_signature: ignored('Cohere 不接收历史中的思考'),
+  },
 };

@@ -44,4 +44,9 @@ export const GEMINI_FIELDS: WirePolicy = {
   tools: {
     function: mapped('functionDeclarations'),
   },
+  message: {
+    name: ignored('Gemini 没有发言者名字'),
+    reasoning_content: ignored('Gemini 不接收历史中的思考文本'),
+    reasoning_signature: mapped('thoughtSignature (first function call, else last part)'),
+  },
 };

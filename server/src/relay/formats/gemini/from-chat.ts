@@ -142,12 +142,13 @@ export class ChatToGeminiStream {
       // A call still open when the stream was cut has unfinished arguments: the client must not run it.
       const parts = takeAllCalls(state, state.finishReason === null);
       if (parts.length === 0 && !state.finishReason) continue;
-      const cand: GeminiCandidate = { content: { role: 'model', parts: parts.length > 0 ? parts : [{ text: '' }] }, index };
+      // The text already went out: the closing event carries the finish reason (and usage) with no invented part.
+      const cand: GeminiCandidate = { content: { role: 'model', parts }, index };
       if (state.finishReason) cand.finishReason = FINISH[state.finishReason];
       candidates.push(cand);
     }
     if (candidates.length === 0 && !this.usage) return '';
-    if (candidates.length === 0) candidates.push({ content: { role: 'model', parts: [{ text: '' }] }, index: 0 });
+    if (candidates.length === 0) candidates.push({ content: { role: 'model', parts: [] }, index: 0 });
     return this.event(candidates, this.usage);
   }
 

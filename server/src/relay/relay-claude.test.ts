@@ -274,13 +274,14 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
       expect(JSON.stringify(h)).not.toContain(key.slice(3));
     });
 
-    it('answers count_tokens itself, without calling the upstream or charging', async () => {
+    it('asks Anthropic’s count_tokens, without charging', async () => {
       await f.flush();
       const [calls, before, logs] = [claude.requests.length, await quotaOf(), (await lastLog()).id];
       const counted = await sdk().messages.countTokens({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'Hello, Claude. How are you today?' }] });
-      expect(counted.input_tokens).toBeGreaterThan(5);
+      expect(counted.input_tokens).toBe(21);
       await f.flush();
-      expect(claude.requests.length).toBe(calls);
+      expect(claude.requests.length).toBe(calls + 1);
+      expect(claude.requests.at(-1)!.path).toBe('/v1/messages/count_tokens');
       expect(await quotaOf()).toBe(before);
       expect((await lastLog()).id).toBe(logs);
     });

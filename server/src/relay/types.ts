@@ -122,6 +122,13 @@ export interface WireCodec {
   parseError(status: number, body: string): ParsedUpstreamError;
 }
 
+/** Counting a request's prompt tokens upstream (free where the provider offers it). */
+export interface CountCall {
+  request: UpstreamRequest;
+  /** The count in the upstream's answer; null when it has none. */
+  read(answer: Record<string, unknown>): number | null;
+}
+
 /** An upstream family. The pipeline asks the provider; it never switches on a type code. */
 export interface Provider {
   name: string;
@@ -147,4 +154,9 @@ export interface Provider {
   parseError?(status: number, body: string, headers: IncomingHttpHeaders): ParsedUpstreamError;
   /** The model a channel test uses when the channel names none. */
   defaultTestModel?: string;
+  /**
+   * The upstream's own token count for an attempt whose request body (`body`, in the attempt's wire format) it
+   * counts; absent or null where it does not count (the call is then counted locally).
+   */
+  countTokens?(up: UpstreamCall, body: Record<string, unknown>): CountCall | Promise<CountCall> | null;
 }

@@ -9,6 +9,7 @@ import { registerEndpoints, type RelayEndpoint } from './endpoint.js';
 import { geminiEndpoints } from './gemini.js';
 import { modelRoutes } from './models.js';
 import { openAIEndpoints, openAIExtraRoutes } from './openai.js';
+import { responsesCountRoutes } from './responses-count.js';
 import { formatOf, sendError, toRelayError } from './send-error.js';
 
 /** Every POST that relays a call, in every client format: Fastify routes, and the relay lane's table. */
@@ -49,6 +50,7 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
   registerEndpoints(app, RELAY_ENDPOINTS);
   await app.register(openAIExtraRoutes);
   await app.register(claudeRoutes);
+  await app.register(responsesCountRoutes);
   await app.register(modelRoutes);
   await app.register(billingRoutes);
 };

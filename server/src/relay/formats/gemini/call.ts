@@ -1,6 +1,7 @@
 import { bad, parseJsonObject, positiveInt } from '../../calls.js';
 import { RelayError } from '../../errors.js';
 import type { ClientCall } from '../../types.js';
+import { camelCaseFields } from './field-names.js';
 
 /** The actions of POST /v1beta/models/{model}:{action} that are relayed (countTokens is answered locally). */
 export type GeminiAction = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents' | 'countTokens';
@@ -37,4 +38,14 @@ export function parseGeminiCall(model: string, action: GeminiAction, raw: Buffer
     maxTokens: positiveInt(generation.maxOutputTokens ?? generation.max_output_tokens),
     single: action === 'embedContent',
   };
+}
+
+/** A countTokens body ({contents} or {generateContentRequest}) as the GenerateContentRequest it counts. */
+export function parseGeminiCountCall(model: string, raw: Buffer | undefined): ClientCall {
+  const body = camelCaseFields(parseJsonObject(raw));
+  const inner = body.generateContentRequest;
+  const req = (inner && typeof inner === 'object' && !Array.isArray(inner) ? inner : body) as Record<string, unknown>;
+  if (!Array.isArray(req.contents)) throw bad('contents is required');
+  const { model: _model, ...json } = req;
+  return { format: 'gemini', mode: 'chat', model, stream: false, json, raw: Buffer.from(JSON.stringify(json)), clientWantsStreamUsage: false, maxTokens: 0 };
 }

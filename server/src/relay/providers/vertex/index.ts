@@ -2,7 +2,7 @@ import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { Provider, WireFeature } from '../../types.js';
 import { parseVertexError } from './errors.js';
 import { parseServiceAccount } from './key.js';
-import { buildVertexRequest, isClaudeModel } from './request.js';
+import { buildVertexRequest, isClaudeModel, vertexCountRequest } from './request.js';
 import { AccessTokenCache } from './token.js';
 
 /**
@@ -28,6 +28,10 @@ export function createVertexProvider(tokens: AccessTokenCache): Provider {
       return buildVertexRequest(up, sa, await tokens.get(sa));
     },
     parseError: (status, body) => parseVertexError(status, body),
+    async countTokens(up, body) {
+      const sa = parseServiceAccount(up.key);
+      return vertexCountRequest(up, sa, await tokens.get(sa), body);
+    },
     defaultTestModel: 'gemini-2.5-flash',
   };
 }

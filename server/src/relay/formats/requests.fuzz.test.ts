@@ -215,15 +215,17 @@ function textOf(content: ChatMessage['content']): string {
   return (content ?? []).flatMap((p) => (p.type === 'text' ? [String((p as { text: string }).text)] : [])).join('\n');
 }
 
-/** A tool result as a value: JSON parsed, and Gemini's {content: text} wrapping of plain text undone. */
+/** A tool result as a value: a JSON object parsed (whatever its spacing), Gemini's {content: text} wrapping undone. */
 function resultValue(content: string): unknown {
+  let v: unknown;
   try {
-    const v: unknown = JSON.parse(content);
-    if (v && typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 1 && typeof (v as { content?: unknown }).content === 'string') return (v as { content: string }).content;
-    return v;
+    v = JSON.parse(content);
   } catch {
     return content;
   }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return content;
+  if (Object.keys(v).length === 1 && typeof (v as { content?: unknown }).content === 'string') return (v as { content: string }).content;
+  return v;
 }
 
 function meaning(req: ChatRequest, withStop: boolean) {

@@ -12,7 +12,7 @@ export function prepareAttempt(provider: Provider, attempt: Attempt): UpstreamCa
   const wire = provider.wire(attempt);
   if (wire === attempt.call.format) return upstreamCall(attempt, wire, null);
   try {
-    return upstreamCall(attempt, wire, wireCodec(wire).encode(canonicalOf(attempt.call), attempt));
+    return upstreamCall(attempt, wire, wireCodec(wire).encode(canonicalOf(attempt.call), attempt, provider.withholds?.(attempt)));
   } catch (err) {
     if (err instanceof RelayError) throw err;
     throw new RelayError(400, `请求无法转换为上游格式：${(err as Error).message}`, 'convert_request_failed', 'invalid_request_error');

@@ -274,13 +274,14 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
       expect(JSON.stringify(h)).not.toContain(key.slice(3));
     });
 
-    it('answers count_tokens itself, without calling the upstream or charging', async () => {
+    it('asks Anthropic’s count_tokens, without charging', async () => {
       await f.flush();
       const [calls, before, logs] = [claude.requests.length, await quotaOf(), (await lastLog()).id];
       const counted = await sdk().messages.countTokens({ model: 'claude-haiku-4-5', messages: [{ role: 'user', content: 'Hello, Claude. How are you today?' }] });
-      expect(counted.input_tokens).toBeGreaterThan(5);
+      expect(counted.input_tokens).toBe(21);
       await f.flush();
-      expect(claude.requests.length).toBe(calls);
+      expect(claude.requests.length).toBe(calls + 1);
+      expect(claude.requests.at(-1)!.path).toBe('/v1/messages/count_tokens');
       expect(await quotaOf()).toBe(before);
       expect((await lastLog()).id).toBe(logs);
     });
@@ -565,8 +566,10 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
       const model = 'gemini-mock-function-call';
       const { result } = await expectBill(model, { prompt: 60, completion: 12 }, () => ask(model, stream, { tools: [weatherTool] }));
       expect(result.stop_reason).toBe('tool_use');
-      expect(result.content[0]).toEqual({ type: 'text', text: 'Let me check the weather.' });
-      expect(result.content[1]).toMatchObject({ type: 'tool_use', name: 'get_weather', input: { city: 'Paris', unit: 'celsius' }, id: expect.any(String) });
+      // Gemini's thought signature rides on a thinking block (where it arrives), so the client sends it back.
+      expect(result.content).toContainEqual({ type: 'thinking', thinking: '', signature: 'CiQBMockThoughtSignatureForSwitchyard0001' });
+      expect(result.content.find((b) => b.type === 'text')).toEqual({ type: 'text', text: 'Let me check the weather.' });
+      expect(result.content.find((b) => b.type === 'tool_use')).toMatchObject({ name: 'get_weather', input: { city: 'Paris', unit: 'celsius' }, id: expect.any(String) });
       const declared = (gemini.requests.at(-1)!.json!.tools as Array<{ functionDeclarations: Array<{ name: string }> }>)[0].functionDeclarations;
       expect(declared.map((d) => d.name)).toEqual(['get_weather']);
     });
@@ -588,7 +591,11 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
       );
       const contents = gemini.requests.at(-1)!.json!.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
       expect(contents.map((c) => c.role)).toEqual(['user', 'model', 'user']);
-      expect(contents[1].parts).toContainEqual(expect.objectContaining({ functionCall: { name: 'get_weather', args: { city: 'Paris', unit: 'celsius' } } }));
+      // The signature Gemini gave the call goes back on the call, as Gemini requires.
+      expect(contents[1].parts).toContainEqual({
+        functionCall: { name: 'get_weather', args: { city: 'Paris', unit: 'celsius' } },
+        thoughtSignature: 'CiQBMockThoughtSignatureForSwitchyard0001',
+      });
       const response = contents[2].parts.find((p) => p.functionResponse)?.functionResponse as { name: string; response: unknown };
       expect(response.name).toBe('get_weather');
       expect(JSON.stringify(response.response)).toContain('18°C, sunny');

@@ -11,6 +11,9 @@ export type ClientFormat = 'openai' | 'claude' | 'gemini' | 'responses';
 /** The body format of one upstream attempt: a client format, or a provider's own. */
 export type WireFormat = ClientFormat | 'cohere';
 
+/** A feature of a wire format that not every upstream speaking it offers. */
+export type WireFeature = 'claude.output_format';
+
 /** What the client asked for; decides the upstream path, how usage is read and how the call is billed. */
 export type Mode =
   | 'chat'
@@ -109,14 +112,24 @@ export interface ChunkDecoder {
  */
 export interface WireCodec {
   format: WireFormat;
-  /** The canonical request as this wire's JSON body (throws RelayError 400 for what it cannot express). */
-  encode(canonical: Record<string, unknown>, up: Attempt): Record<string, unknown>;
+  /**
+   * The canonical request as this wire's JSON body (throws RelayError 400 for what it cannot express). `withheld`:
+   * features of the wire this attempt's upstream does not offer.
+   */
+  encode(canonical: Record<string, unknown>, up: Attempt, withheld?: ReadonlySet<WireFeature>): Record<string, unknown>;
   /** This wire's JSON answer as the canonical answer (ChatCompletion, or OpenAI's embeddings response). */
   decode(body: Buffer, up: UpstreamCall): Record<string, unknown>;
   /** This wire's stream (after the provider's streamAdapter) as canonical chunks. */
   streamDecoder(up: UpstreamCall): ChunkDecoder;
   /** An error answer's message, type and code. */
   parseError(status: number, body: string): ParsedUpstreamError;
+}
+
+/** Counting a request's prompt tokens upstream (free where the provider offers it). */
+export interface CountCall {
+  request: UpstreamRequest;
+  /** The count in the upstream's answer; null when it has none. */
+  read(answer: Record<string, unknown>): number | null;
 }
 
 /** An upstream family. The pipeline asks the provider; it never switches on a type code. */
@@ -131,6 +144,8 @@ export interface Provider {
    * otherwise the pipeline converts through the canonical shape with that wire's codec.
    */
   wire(up: Attempt): WireFormat;
+  /** Features of that wire format this upstream does not offer for the attempt (absent: all of them). */
+  withholds?(up: Attempt): ReadonlySet<WireFeature>;
   /** URL, headers and body of one attempt (async when it needs a signature or an access token). */
   build(up: UpstreamCall): UpstreamRequest | Promise<UpstreamRequest>;
   /**
@@ -142,4 +157,9 @@ export interface Provider {
   parseError?(status: number, body: string, headers: IncomingHttpHeaders): ParsedUpstreamError;
   /** The model a channel test uses when the channel names none. */
   defaultTestModel?: string;
+  /**
+   * The upstream's own token count for an attempt whose request body (`body`, in the attempt's wire format) it
+   * counts; absent or null where it does not count (the call is then counted locally).
+   */
+  countTokens?(up: UpstreamCall, body: Record<string, unknown>): CountCall | Promise<CountCall> | null;
 }

@@ -1,11 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authenticateToken } from '../auth.js';
-import { bad, parseJsonObject } from '../calls.js';
-import { parseClaudeCall } from '../formats/claude/call.js';
-import { claudeToChat } from '../formats/claude/to-chat.js';
-import type { ClaudeRequest } from '../formats/claude/types.js';
+import { countPromptTokens } from '../count-tokens.js';
+import { parseClaudeCall, parseClaudeCountCall } from '../formats/claude/call.js';
 import { relayCall } from '../pipeline.js';
-import { countChatPromptTokens } from '../tokenizer.js';
 import type { RelayEndpoint } from './endpoint.js';
 
 const config = { format: 'claude' as const };
@@ -24,13 +21,10 @@ export const claudeEndpoints: RelayEndpoint[] = [
 
 export const claudeRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
-  // Counted here with the same tokenizer that bills answers without usage; free, like Anthropic's.
+  // Counted by the upstream where it counts, else here; free, like Anthropic's.
   app.post('/v1/messages/count_tokens', { config }, async (request) => {
-    await authenticateToken(ctx, request);
-    const body = parseJsonObject(request.body as Buffer | undefined);
-    if (typeof body.model !== 'string' || !body.model) throw bad('model: Field required', 'model_required');
-    if (!Array.isArray(body.messages)) throw bad('messages: Field required');
-    const chat = claudeToChat(body as unknown as ClaudeRequest) as unknown as Record<string, unknown>;
-    return { input_tokens: countChatPromptTokens(chat, body.model) };
+    const caller = await authenticateToken(ctx, request);
+    const call = parseClaudeCountCall(request.body as Buffer | undefined, request.headers);
+    return { input_tokens: await countPromptTokens(ctx, caller, call) };
   });
 };

@@ -10,6 +10,7 @@ import { geminiEndpoints } from './gemini.js';
 import { modelRoutes } from './models.js';
 import { openAIEndpoints, openAIExtraRoutes } from './openai.js';
 import { responsesEndpoints, responsesRoutes } from './responses.js';
+import { responsesCountRoutes } from './responses-count.js';
 import { formatOf, sendError, toRelayError } from './send-error.js';
 
 /** Every POST that relays a call, in every client format: Fastify routes, and the relay lane's table. */
@@ -51,6 +52,7 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
   await app.register(openAIExtraRoutes);
   await app.register(responsesRoutes);
   await app.register(claudeRoutes);
+  await app.register(responsesCountRoutes);
   await app.register(modelRoutes);
   await app.register(billingRoutes);
 };

@@ -29,6 +29,34 @@ function anthropicModel(id: string, createdAt: string) {
   return { type: 'model', id, display_name: id, created_at: createdAt };
 }
 
+interface AnthropicPaging {
+  limit?: string;
+  after_id?: string;
+  before_id?: string;
+}
+
+const DEFAULT_PAGE = 20;
+const MAX_PAGE = 1000;
+
+/** Anthropic's cursor paging: `limit` (1–1000, default 20) items after `after_id` or before `before_id`. */
+function anthropicPage(ids: readonly string[], q: AnthropicPaging): { ids: string[]; hasMore: boolean } {
+  const limit = q.limit === undefined ? DEFAULT_PAGE : Number(q.limit);
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE) {
+    throw new RelayError(400, `limit: Input should be an integer between 1 and ${MAX_PAGE}`, 'invalid_request_error', 'invalid_request_error');
+  }
+  if (typeof q.after_id === 'string' && q.after_id) {
+    const at = ids.indexOf(q.after_id);
+    const start = at < 0 ? ids.length : at + 1;
+    return { ids: ids.slice(start, start + limit), hasMore: start + limit < ids.length };
+  }
+  if (typeof q.before_id === 'string' && q.before_id) {
+    const end = Math.max(0, ids.indexOf(q.before_id));
+    const start = Math.max(0, end - limit);
+    return { ids: ids.slice(start, end), hasMore: start > 0 };
+  }
+  return { ids: ids.slice(0, limit), hasMore: limit < ids.length };
+}
+
 function openAIModel(id: string, created: number) {
   return { id, object: 'model', created, owned_by: 'switchyard' };
 }
@@ -43,8 +71,14 @@ export const modelRoutes: FastifyPluginAsync = async (app) => {
     const ids = listableModels(ctx, caller);
     const format = listFormat(request);
     if (format === 'claude') {
-      const data = ids.map((id) => anthropicModel(id, createdAt()));
-      return { data, has_more: false, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
+      let page: { ids: string[]; hasMore: boolean };
+      try {
+        page = anthropicPage(ids, request.query as AnthropicPaging);
+      } catch (err) {
+        return sendError(reply, err as RelayError, 'claude');
+      }
+      const data = page.ids.map((id) => anthropicModel(id, createdAt()));
+      return { data, has_more: page.hasMore, first_id: data[0]?.id ?? null, last_id: data[data.length - 1]?.id ?? null };
     }
     if (format === 'gemini') return reply.send(geminiModelList(ids));
     return { object: 'list', data: ids.map((id) => openAIModel(id, ctx.startTime)) };

@@ -25,7 +25,9 @@ import { serveMock } from './local-server.js';
  *    AWS's published algorithm (node:crypto, not the signing library the product uses): unknown access key or
  *    session token → 403 UnrecognizedClientException; wrong scope, stale x-amz-date or a signature that does not
  *    match → 403 InvalidSignatureException (errors/invalid-signature.json);
- *  - the operation: POST /model/{modelId}/invoke (JSON) or /model/{modelId}/invoke-with-response-stream (binary
+ *  - the operation: POST /model/{modelId}/invoke (JSON), /model/{modelId}/count-tokens (CountTokens: the InvokeModel
+ *    body base64 in input.invokeModel.body, foundation-model ids only; answers BEDROCK_MOCK_INPUT_TOKENS) or
+ *    /model/{modelId}/invoke-with-response-stream (binary
  *    application/vnd.amazon.eventstream), else 404 UnknownOperationException;
  *  - the body, the way Bedrock validates Claude's: JSON, anthropic_version "bedrock-2023-05-31", max_tokens,
  *    messages, and no `model` or `stream` key → 400 ValidationException.
@@ -310,10 +312,10 @@ const validation = (detail: string): Refusal => ({
 });
 
 /** Bedrock's schema check of a Claude body; null when acceptable. */
-function invalidBody(rec: MockRequest): Refusal | null {
+function invalidBody(rec: MockRequest, body: Record<string, unknown> | null = rec.json): Refusal | null {
   const type = String(rec.headers['content-type'] ?? '');
   if (!type.startsWith(JSON_TYPE)) return { status: 400, type: 'ValidationException', message: 'The provided content type is not supported.' };
-  const json = rec.json;
+  const json = body;
   if (!json) return { status: 400, type: 'ValidationException', message: 'Malformed input request, please reformat your input and try again.' };
   for (const extraneous of ['model', 'stream']) if (extraneous in json) return validation(`extraneous key [${extraneous}] is not permitted`);
   for (const required of ['anthropic_version', 'max_tokens', 'messages']) if (!(required in json)) return validation(`required key [${required}] not found`);
@@ -407,7 +409,26 @@ function sendEventStream(res: http.ServerResponse, rec: MockRequest, frames: Buf
 
 /* ---- requests ---- */
 
-const OPERATION = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream)$/;
+const OPERATION = /^\/model\/([^/]+)\/(invoke|invoke-with-response-stream|count-tokens)$/;
+
+/** What CountTokens answers for any InvokeModel body it accepts. */
+export const BEDROCK_MOCK_INPUT_TOKENS = 2323;
+
+/** CountTokens: an InvokeModel body, base64 in input.invokeModel.body; foundation-model ids only. */
+function countTokens(res: http.ServerResponse, rec: MockRequest, modelId: string) {
+  if (/^(?:us|us-gov|eu|apac|jp|au|global)\./.test(modelId)) return refuse(res, rec, validation("The provided model doesn't support counting tokens."));
+  const encoded = (rec.json?.input as { invokeModel?: { body?: unknown } } | undefined)?.invokeModel?.body;
+  let body: Record<string, unknown> | null = null;
+  try {
+    body = typeof encoded === 'string' ? (JSON.parse(Buffer.from(encoded, 'base64').toString('utf8')) as Record<string, unknown>) : null;
+  } catch {
+    body = null;
+  }
+  const invalid = invalidBody(rec, body);
+  if (invalid) return refuse(res, rec, invalid);
+  rec.case = 'count-tokens';
+  return sendBody(res, rec, 200, { 'content-type': JSON_TYPE, 'x-amzn-requestid': nextRequestId() }, JSON.stringify({ inputTokens: BEDROCK_MOCK_INPUT_TOKENS }));
+}
 
 async function handle(mock: BedrockMock, folders: Folders, rec: MockRequest, res: http.ServerResponse): Promise<void> {
   const rawQuery = new URLSearchParams(rec.query).toString();
@@ -426,6 +447,7 @@ async function handle(mock: BedrockMock, folders: Folders, rec: MockRequest, res
   } catch {
     return refuse(res, rec, { status: 400, type: 'ValidationException', message: 'The provided model identifier is invalid.' });
   }
+  if (op[2] === 'count-tokens') return countTokens(res, rec, modelId);
   const invalid = invalidBody(rec);
   if (invalid) return refuse(res, rec, invalid);
 

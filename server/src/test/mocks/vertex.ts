@@ -21,6 +21,8 @@ import { listenLocal, parseJsonObject, sendJson, sendPieces, sleep } from './loc
  *   anthropic: rawPredict / streamRawPredict take Anthropic's Messages body without `model` and with
  *   anthropic_version "vertex-2023-10-16" (else 400 in Anthropic's error shape).
  *   google: generateContent / streamGenerateContent?alt=sse take Gemini's body (contents required).
+ *   Counts: anthropic count-tokens:rawPredict (the model in the body, no max_tokens or stream) and google
+ *   {model}:countTokens answer VERTEX_MOCK_COUNTS.
  *
  * Answers come from fixture files, server/src/test/fixtures/vertex/<publisher>/<case>.(json|sse), falling back to
  * common/<case>.json. The case is the model name's `mock-<case>` part ("claude-mock-tools@20250101" → tools,
@@ -35,8 +37,13 @@ const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const CLOUD_PLATFORM = 'https://www.googleapis.com/auth/cloud-platform';
 const VERTEX_ANTHROPIC_VERSION = 'vertex-2023-10-16';
 const MODEL_PATH = /^\/v1\/projects\/([^/]+)\/locations\/([^/]+)\/publishers\/(anthropic|google)\/models\/([^/:]+):([A-Za-z]+)$/;
-const ACTIONS: Record<string, { publisher: string; stream: boolean }> = {
+/** What the count endpoints answer for a body they accept. */
+export const VERTEX_MOCK_COUNTS = { anthropic: 1717, google: 1919 };
+
+const ACTIONS: Record<string, { publisher: string; stream: boolean; count?: boolean }> = {
+  countTokens: { publisher: 'google', stream: false, count: true },
   rawPredict: { publisher: 'anthropic', stream: false },
+  // count-tokens:rawPredict arrives as rawPredict on the model named count-tokens.
   streamRawPredict: { publisher: 'anthropic', stream: true },
   generateContent: { publisher: 'google', stream: false },
   streamGenerateContent: { publisher: 'google', stream: true },
@@ -213,12 +220,20 @@ async function handleModel(mock: VertexMock, opts: VertexMockOptions, req: Verte
     // Without alt=sse Google streams one JSON array; the relay only reads SSE.
     return googleError(res, 400, 'INVALID_ARGUMENT', 'This mock only streams with alt=sse.');
   }
+  if (publisher === 'anthropic' && model === 'count-tokens') {
+    // Anthropic's count-tokens:rawPredict: the model in the body, no generation fields.
+    const json = req.json;
+    if (!json || typeof json.model !== 'string' || !Array.isArray(json.messages)) return anthropicError(res, 'model and messages: Field required');
+    if ('max_tokens' in json || 'stream' in json) return anthropicError(res, 'max_tokens: Extra inputs are not permitted');
+    return send(res, 200, { input_tokens: VERTEX_MOCK_COUNTS.anthropic });
+  }
   if (publisher === 'anthropic') {
     const problem = claudeBodyProblem(req.json);
     if (problem) return anthropicError(res, problem);
   } else if (!Array.isArray(req.json?.contents) || req.json.contents.length === 0) {
     return googleError(res, 400, 'INVALID_ARGUMENT', 'Unable to submit request because it has an empty contents field.');
   }
+  if (action.count) return send(res, 200, { totalTokens: VERTEX_MOCK_COUNTS.google });
   const name = caseOf(model, req.headers['x-mock-case']);
   const fixture = fixtureFor(publisher, name, action.stream);
   if (!fixture) return googleError(res, 404, 'NOT_FOUND', `Publisher Model \`${resource}\` not found.`);

@@ -14,11 +14,6 @@ export function parseClaudeCall(raw: Buffer | undefined, headers: IncomingHttpHe
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) throw bad('max_tokens: Input should be a valid positive integer');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw bad('stream: Input should be a valid boolean');
   if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system)) throw bad('system: Input should be a valid string or list');
-  const passHeaders: Record<string, string> = {};
-  for (const name of PASS_HEADERS) {
-    const v = headers[name];
-    if (typeof v === 'string' && v) passHeaders[name] = v;
-  }
   return {
     format: 'claude',
     mode: 'chat',
@@ -28,6 +23,24 @@ export function parseClaudeCall(raw: Buffer | undefined, headers: IncomingHttpHe
     raw,
     clientWantsStreamUsage: true,
     maxTokens: positiveInt(body.max_tokens),
-    passHeaders,
+    passHeaders: claudePassHeaders(headers),
   };
+}
+
+/** The client's anthropic-version and anthropic-beta, for a Claude upstream. */
+export function claudePassHeaders(headers: IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of PASS_HEADERS) {
+    const v = headers[name];
+    if (typeof v === 'string' && v) out[name] = v;
+  }
+  return out;
+}
+
+/** A count_tokens body: a Messages request without max_tokens. */
+export function parseClaudeCountCall(raw: Buffer | undefined, headers: IncomingHttpHeaders): ClientCall {
+  const body = parseJsonObject(raw);
+  if (typeof body.model !== 'string' || !body.model.trim()) throw bad('model: Field required', 'model_required');
+  if (!Array.isArray(body.messages)) throw bad('messages: Field required');
+  return { format: 'claude', mode: 'chat', model: body.model.trim(), stream: false, json: body, raw, clientWantsStreamUsage: false, maxTokens: 0, passHeaders: claudePassHeaders(headers) };
 }

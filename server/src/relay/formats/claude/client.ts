@@ -1,3 +1,4 @@
+import { estimateChatPromptTokens } from '../../tokenizer.js';
 import type { ClientCall } from '../../types.js';
 import type { ClientFormatModule } from '../client.js';
 import type { ChatCompletion } from '../openai/chat.js';
@@ -38,7 +39,10 @@ export const claudeClient: ClientFormatModule = {
   format: 'claude',
   toCanonical: (call) => claudeToChat(call.json as unknown as ClaudeRequest) as unknown as Record<string, unknown>,
   fromCanonical: (answer, call) => chatToClaude(answer as unknown as ChatCompletion, call.model) as unknown as Record<string, unknown>,
-  streamEncoder: (call, promptEstimate) => new ChatToClaudeStream(call.model, promptEstimate),
+  // message_start must report input_tokens before the upstream says them: counted with the model family's vocabulary.
+  // (A converted call was brought to the canonical shape before it went upstream.)
+  streamEncoder: (call, promptEstimate) =>
+    new ChatToClaudeStream(call.model, call.canonical ? estimateChatPromptTokens(call.canonical, call.model) : promptEstimate),
   streamMeter: (call) => new ClaudePassthroughMeter(call),
   usageFromJson: (body) => claudeUsageFromJson(body),
   errorBody: (err) => claudeErrorBody(err.status, err.message),

@@ -40,6 +40,8 @@ export class ChatToClaudeStream {
     if (!choice) return out;
     const d = choice.delta ?? {};
     if (d.reasoning_content) out += this.write('thinking', { type: 'thinking_delta', thinking: d.reasoning_content });
+    // The signature closes the thinking it proves; one that comes after other blocks gets a thinking block of its own.
+    if (d.reasoning_signature) out += this.write('thinking', { type: 'signature_delta', signature: d.reasoning_signature });
     if (d.content) out += this.write('text', { type: 'text_delta', text: d.content });
     for (const call of d.tool_calls ?? []) out += this.tool(call);
     if (choice.finish_reason) {
@@ -88,7 +90,10 @@ export class ChatToClaudeStream {
     });
   }
 
-  private write(kind: 'text' | 'thinking', delta: { type: 'text_delta'; text: string } | { type: 'thinking_delta'; thinking: string }): string {
+  private write(
+    kind: 'text' | 'thinking',
+    delta: { type: 'text_delta'; text: string } | { type: 'thinking_delta'; thinking: string } | { type: 'signature_delta'; signature: string },
+  ): string {
     let out = '';
     let index = this.open?.kind === kind ? this.open.index : -1;
     if (index < 0) {

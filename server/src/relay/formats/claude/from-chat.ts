@@ -9,7 +9,9 @@ export function chatToClaude(resp: ChatCompletion, requestModel: string): Claude
   const choice = resp.choices?.[0];
   const msg = choice?.message;
   const content: ClaudeResponseBlock[] = [];
-  if (msg?.reasoning_content) content.push({ type: 'thinking', thinking: msg.reasoning_content, signature: '' });
+  if (msg?.reasoning_content || msg?.reasoning_signature) {
+    content.push({ type: 'thinking', thinking: msg.reasoning_content ?? '', signature: msg.reasoning_signature ?? '' });
+  }
   const text = typeof msg?.content === 'string' && msg.content ? msg.content : (msg?.refusal ?? '');
   if (text) content.push({ type: 'text', text });
   for (const call of msg?.tool_calls ?? []) {

@@ -23,6 +23,13 @@ export interface ClaudeImageBlock {
   cache_control?: ClaudeCacheControl | null;
 }
 
+export interface ClaudeDocumentBlock {
+  type: 'document';
+  source: { type: 'base64'; media_type: string; data: string } | { type: 'text'; media_type: 'text/plain'; data: string } | { type: 'url'; url: string };
+  title?: string;
+  cache_control?: ClaudeCacheControl | null;
+}
+
 export interface ClaudeToolUseBlock {
   type: 'tool_use';
   id: string;
@@ -54,6 +61,7 @@ export interface ClaudeRedactedThinkingBlock {
 export type ClaudeContentBlock =
   | ClaudeTextBlock
   | ClaudeImageBlock
+  | ClaudeDocumentBlock
   | ClaudeToolUseBlock
   | ClaudeToolResultBlock
   | ClaudeThinkingBlock
@@ -74,6 +82,8 @@ export interface ClaudeTool {
   /** Server tools (web_search_…, bash_…) carry a versioned type and no input_schema. */
   type?: string;
   cache_control?: ClaudeCacheControl | null;
+  /** Structured outputs: the input is guaranteed to match input_schema. */
+  strict?: boolean;
 }
 
 export type ClaudeToolChoice =

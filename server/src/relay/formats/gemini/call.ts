@@ -1,6 +1,7 @@
 import { bad, parseJsonObject, positiveInt } from '../../calls.js';
 import { RelayError } from '../../errors.js';
 import type { ClientCall } from '../../types.js';
+import { camelCaseFields } from './field-names.js';
 
 /** The actions of POST /v1beta/models/{model}:{action} that are relayed (countTokens is answered locally). */
 export type GeminiAction = 'generateContent' | 'streamGenerateContent' | 'embedContent' | 'batchEmbedContents' | 'countTokens';
@@ -24,7 +25,8 @@ export function parseGeminiCall(model: string, action: GeminiAction, raw: Buffer
   if (action === 'embedContent' && (!body.content || typeof body.content !== 'object')) throw bad('content is required');
   if (action === 'batchEmbedContents' && (!Array.isArray(body.requests) || body.requests.length === 0)) throw bad('requests is required');
   if (!embeddings && !Array.isArray(body.contents)) throw bad('contents is required');
-  const generation = (body.generationConfig ?? {}) as { maxOutputTokens?: unknown };
+  // Google's REST accepts proto field names too (generation_config.max_output_tokens).
+  const generation = (body.generationConfig ?? body.generation_config ?? {}) as { maxOutputTokens?: unknown; max_output_tokens?: unknown };
   return {
     format: 'gemini',
     mode: embeddings ? 'embeddings' : 'chat',
@@ -33,7 +35,17 @@ export function parseGeminiCall(model: string, action: GeminiAction, raw: Buffer
     json: body,
     raw,
     clientWantsStreamUsage: true,
-    maxTokens: positiveInt(generation.maxOutputTokens),
+    maxTokens: positiveInt(generation.maxOutputTokens ?? generation.max_output_tokens),
     single: action === 'embedContent',
   };
+}
+
+/** A countTokens body ({contents} or {generateContentRequest}) as the GenerateContentRequest it counts. */
+export function parseGeminiCountCall(model: string, raw: Buffer | undefined): ClientCall {
+  const body = camelCaseFields(parseJsonObject(raw));
+  const inner = body.generateContentRequest;
+  const req = (inner && typeof inner === 'object' && !Array.isArray(inner) ? inner : body) as Record<string, unknown>;
+  if (!Array.isArray(req.contents)) throw bad('contents is required');
+  const { model: _model, ...json } = req;
+  return { format: 'gemini', mode: 'chat', model, stream: false, json, raw: Buffer.from(JSON.stringify(json)), clientWantsStreamUsage: false, maxTokens: 0 };
 }

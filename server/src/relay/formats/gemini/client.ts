@@ -3,6 +3,7 @@ import type { ChunkEncoder, ClientFormatModule } from '../client.js';
 import type { ChatCompletion, ChatChunk, ChatUsage } from '../openai/chat.js';
 import { geminiEmbedToOpenAI, openAIToGeminiEmbed, type EmbeddingsResponse } from './embeddings.js';
 import { geminiErrorBody } from './errors.js';
+import { camelCaseFields } from './field-names.js';
 import { chatToGemini, ChatToGeminiStream } from './from-chat.js';
 import { GeminiStreamMeter, geminiUsageFromJson } from './meter.js';
 import { PassthroughMeter, UPSTREAM_CUT, type StreamCut } from '../passthrough-meter.js';
@@ -45,7 +46,7 @@ export const geminiClient: ClientFormatModule = {
   format: 'gemini',
   toCanonical(call) {
     if (call.mode === 'embeddings') {
-      return geminiEmbedToOpenAI(call.json as unknown as GeminiEmbedContentRequest | GeminiBatchEmbedRequest, call.model);
+      return geminiEmbedToOpenAI(camelCaseFields(call.json) as unknown as GeminiEmbedContentRequest | GeminiBatchEmbedRequest, call.model);
     }
     return geminiToChat(call.json as unknown as GeminiRequest, call.model, call.stream) as unknown as Record<string, unknown>;
   },

@@ -1,4 +1,5 @@
-import type { ChatChunk, ChatCompletion, ChatUsage, FinishReason } from '../openai/chat.js';
+import type { ChatChunk, ChatCompletion, ChatLogprobs, ChatUsage, FinishReason } from '../openai/chat.js';
+import { averageLogprob, geminiLogprobsOf } from './logprobs.js';
 import type { GeminiCandidate, GeminiPart, GeminiResponse, GeminiUsageMetadata } from './types.js';
 
 const FINISH: Record<FinishReason, string> = {
@@ -19,6 +20,7 @@ export function chatToGemini(resp: ChatCompletion): GeminiResponse {
     for (const call of m.tool_calls ?? []) parts.push({ functionCall: functionCallOf(call.function.name, call.function.arguments) });
     const cand: GeminiCandidate = { content: { role: 'model', parts }, index: choice.index };
     if (choice.finish_reason) cand.finishReason = FINISH[choice.finish_reason];
+    addLogprobs(cand, choice.logprobs);
     return cand;
   });
   const out: GeminiResponse = { candidates };
@@ -26,6 +28,13 @@ export function chatToGemini(resp: ChatCompletion): GeminiResponse {
   out.modelVersion = resp.model;
   out.responseId = resp.id;
   return out;
+}
+
+function addLogprobs(cand: GeminiCandidate, logprobs: ChatLogprobs | null | undefined): void {
+  if (!logprobs?.content) return;
+  cand.logprobsResult = geminiLogprobsOf(logprobs);
+  const avg = averageLogprob(logprobs);
+  if (avg !== undefined) cand.avgLogprobs = avg;
 }
 
 function functionCallOf(name: string, args: string): { name: string; args: Record<string, unknown> } {
@@ -117,7 +126,8 @@ export class ChatToGeminiStream {
         state.finishReason = choice.finish_reason;
         parts.push(...takeAllCalls(state));
       }
-      if (parts.length > 0) out += this.event([{ content: { role: 'model', parts }, index: choice.index ?? 0 }]);
+      const logprobs = choice.logprobs?.content ? { logprobsResult: geminiLogprobsOf(choice.logprobs) } : {};
+      if (parts.length > 0) out += this.event([{ content: { role: 'model', parts }, index: choice.index ?? 0, ...logprobs }]);
     }
     return out;
   }
@@ -132,12 +142,13 @@ export class ChatToGeminiStream {
       // A call still open when the stream was cut has unfinished arguments: the client must not run it.
       const parts = takeAllCalls(state, state.finishReason === null);
       if (parts.length === 0 && !state.finishReason) continue;
-      const cand: GeminiCandidate = { content: { role: 'model', parts: parts.length > 0 ? parts : [{ text: '' }] }, index };
+      // The text already went out: the closing event carries the finish reason (and usage) with no invented part.
+      const cand: GeminiCandidate = { content: { role: 'model', parts }, index };
       if (state.finishReason) cand.finishReason = FINISH[state.finishReason];
       candidates.push(cand);
     }
     if (candidates.length === 0 && !this.usage) return '';
-    if (candidates.length === 0) candidates.push({ content: { role: 'model', parts: [{ text: '' }] }, index: 0 });
+    if (candidates.length === 0) candidates.push({ content: { role: 'model', parts: [] }, index: 0 });
     return this.event(candidates, this.usage);
   }
 

@@ -1,4 +1,8 @@
 import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolChoice, ToolDefinition } from '../openai/chat.js';
+import { RelayError } from '../../errors.js';
+import { checkClientFields } from '../client-fields.js';
+import { camelCaseFields } from './field-names.js';
+import { GEMINI_CLIENT_FIELDS } from './fields.js';
 import type { GeminiContent, GeminiGenerationConfig, GeminiPart, GeminiRequest, GeminiTool, GeminiToolConfig } from './types.js';
 
 /**
@@ -6,7 +10,9 @@ import type { GeminiContent, GeminiGenerationConfig, GeminiPart, GeminiRequest, 
  * speaks another format. Gemini function calls usually carry no id, so ids are generated from their position
  * (call_<turn>_<n>) and each functionResponse is paired with the earliest unanswered call of the same name.
  */
-export function geminiToChat(req: GeminiRequest, model: string, stream: boolean): ChatRequest {
+export function geminiToChat(body: GeminiRequest, model: string, stream: boolean): ChatRequest {
+  const req = camelCaseFields(body);
+  checkClientFields(req as unknown as Record<string, unknown>, GEMINI_CLIENT_FIELDS, 'Gemini');
   const messages: ChatMessage[] = [];
   const system = textOf(req.systemInstruction?.parts ?? []);
   if (system) messages.push({ role: 'system', content: system });
@@ -40,6 +46,7 @@ function textOf(parts: GeminiPart[]): string {
 function modelMessage(content: GeminiContent, turn: number, pending: Array<{ id: string; name: string }>): ChatMessage {
   let text = '';
   let reasoning = '';
+  let signature = '';
   const calls: ToolCall[] = [];
   for (const part of content.parts ?? []) {
     if (part.functionCall) {
@@ -49,10 +56,14 @@ function modelMessage(content: GeminiContent, turn: number, pending: Array<{ id:
     } else if (typeof part.text === 'string') {
       if (part.thought) reasoning += part.text;
       else text += part.text;
+    } else if (!part.thoughtSignature) {
+      refuseUnknownPart(part);
     }
+    if (part.thoughtSignature && !signature) signature = part.thoughtSignature;
   }
   const msg: ChatMessage = { role: 'assistant', content: text || (calls.length > 0 ? null : '') };
   if (reasoning) msg.reasoning_content = reasoning;
+  if (signature) msg.reasoning_signature = signature;
   if (calls.length > 0) msg.tool_calls = calls;
   return msg;
 }
@@ -72,6 +83,8 @@ function userMessages(content: GeminiContent, turn: number, pending: Array<{ id:
       parts.push(mediaPart(part.inlineData.mimeType, `data:${part.inlineData.mimeType};base64,${part.inlineData.data}`, part.inlineData.data));
     } else if (part.fileData) {
       parts.push(mediaPart(part.fileData.mimeType ?? '', part.fileData.fileUri));
+    } else {
+      refuseUnknownPart(part);
     }
   }
   if (parts.length > 0) {
@@ -90,9 +103,19 @@ function mediaPart(mimeType: string, url: string, base64?: string): ContentPart 
   return { type: 'file', file: { file_data: url } };
 }
 
+const refuse = (message: string) => new RelayError(400, message, 'unsupported_parameter', 'invalid_request_error');
+
+/** Parts that only Gemini can act on (code execution results, media it generated) have no meaning elsewhere. */
+function refuseUnknownPart(part: GeminiPart): void {
+  const kinds = Object.keys(part).filter((k) => k !== 'thought' && k !== 'thoughtSignature');
+  if (kinds.length > 0) throw refuse(`本渠道不支持 Gemini 内容部分 ${kinds.join(', ')}`);
+}
+
 function toolsOf(tools: GeminiTool[]): ToolDefinition[] {
   const out: ToolDefinition[] = [];
   for (const tool of tools) {
+    const builtIn = Object.keys(tool ?? {}).filter((k) => k !== 'functionDeclarations');
+    if (builtIn.length > 0) throw refuse(`本渠道不支持 Gemini 内置工具 ${builtIn.join(', ')}，只支持 functionDeclarations`);
     for (const fn of tool.functionDeclarations ?? []) {
       const def: ToolDefinition = { type: 'function', function: { name: fn.name } };
       if (fn.description) def.function.description = fn.description;
@@ -141,11 +164,19 @@ function applyGenerationConfig(out: ChatRequest, gc: GeminiGenerationConfig | un
   if (typeof gc.maxOutputTokens === 'number') out.max_tokens = gc.maxOutputTokens;
   if (typeof gc.temperature === 'number') out.temperature = gc.temperature;
   if (typeof gc.topP === 'number') out.top_p = gc.topP;
+  if (typeof gc.topK === 'number') out.top_k = gc.topK;
+  if (gc.responseLogprobs === true) {
+    out.logprobs = true;
+    if (typeof gc.logprobs === 'number') out.top_logprobs = gc.logprobs;
+  }
   if (gc.stopSequences && gc.stopSequences.length > 0) out.stop = gc.stopSequences;
   if (typeof gc.candidateCount === 'number' && gc.candidateCount > 1) out.n = gc.candidateCount;
   if (typeof gc.presencePenalty === 'number') out.presence_penalty = gc.presencePenalty;
   if (typeof gc.frequencyPenalty === 'number') out.frequency_penalty = gc.frequencyPenalty;
   if (typeof gc.seed === 'number') out.seed = gc.seed;
+  if (gc.responseMimeType !== undefined && gc.responseMimeType !== 'text/plain' && gc.responseMimeType !== 'application/json') {
+    throw refuse(`本渠道不支持 responseMimeType ${String(gc.responseMimeType)}`);
+  }
   if (gc.responseMimeType === 'application/json') {
     const schema = gc.responseJsonSchema ?? (gc.responseSchema ? (lowerTypes(gc.responseSchema) as Record<string, unknown>) : undefined);
     out.response_format = schema ? { type: 'json_schema', json_schema: { name: 'response', schema } } : { type: 'json_object' };

@@ -1,3 +1,5 @@
+import type { GeminiLogprobsResult } from './logprobs.js';
+
 /*
  * Google's Gemini API (generativelanguage v1beta) wire shapes, as far as the converters use them. Field names are
  * the REST JSON names (camelCase).
@@ -74,6 +76,9 @@ export interface GeminiGenerationConfig {
   responseMimeType?: string;
   responseSchema?: GeminiSchema;
   responseJsonSchema?: Record<string, unknown>;
+  responseLogprobs?: boolean;
+  /** Top candidates returned per step (with responseLogprobs). */
+  logprobs?: number;
   thinkingConfig?: GeminiThinkingConfig;
   [key: string]: unknown;
 }
@@ -104,6 +109,8 @@ export interface GeminiCandidate {
   finishReason?: string;
   safetyRatings?: GeminiSafetyRating[];
   index?: number;
+  logprobsResult?: GeminiLogprobsResult;
+  avgLogprobs?: number;
 }
 
 export interface GeminiUsageMetadata {

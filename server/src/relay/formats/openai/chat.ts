@@ -59,7 +59,7 @@ export interface ChatRequest {
   tools?: ToolDefinition[];
   tool_choice?: ToolChoice;
   reasoning_effort?: 'low' | 'medium' | 'high';
-  response_format?: { type: 'text' | 'json_object' | 'json_schema'; json_schema?: { name: string; schema?: Record<string, unknown> } };
+  response_format?: { type: 'text' | 'json_object' | 'json_schema'; json_schema?: { name: string; description?: string; schema?: Record<string, unknown>; strict?: boolean } };
   user?: string;
   [key: string]: unknown;
 }
@@ -77,6 +77,12 @@ export interface ChatUsage {
   cache_creation_input_tokens?: number;
 }
 
+/** choices[].logprobs: one entry per generated token, with its most likely alternatives. */
+export interface ChatLogprobs {
+  content: Array<{ token: string; logprob: number; bytes: number[] | null; top_logprobs: Array<{ token: string; logprob: number; bytes: number[] | null }> }> | null;
+  refusal?: unknown;
+}
+
 export interface ChatCompletion {
   id: string;
   object: 'chat.completion';
@@ -84,9 +90,17 @@ export interface ChatCompletion {
   model: string;
   choices: Array<{
     index: number;
-    message: { role: 'assistant'; content: string | null; tool_calls?: ToolCall[]; reasoning_content?: string; refusal?: string | null };
+    message: {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: ToolCall[];
+      reasoning_content?: string;
+      /** Opaque proof of the reasoning (Gemini's thoughtSignature, Claude's thinking signature), to be sent back. */
+      reasoning_signature?: string;
+      refusal?: string | null;
+    };
     finish_reason: FinishReason | null;
-    logprobs?: null;
+    logprobs?: ChatLogprobs | null;
   }>;
   usage?: ChatUsage;
 }
@@ -102,9 +116,11 @@ export interface ChatChunk {
       role?: 'assistant';
       content?: string | null;
       reasoning_content?: string;
+      reasoning_signature?: string;
       tool_calls?: Array<{ index: number; id?: string; type?: 'function'; function?: { name?: string; arguments?: string } }>;
     };
     finish_reason: FinishReason | null;
+    logprobs?: ChatLogprobs | null;
   }>;
   usage?: ChatUsage | null;
 }

@@ -44,6 +44,7 @@ export function responsesToChat(req: Obj): ChatRequest {
   if (present(req.previous_response_id)) throw unknownReference('previous_response_id', req.previous_response_id);
   for (const [field, message] of STATEFUL) if (present(req[field])) throw unsupported(message);
   if (req.background === true) throw unsupported('本渠道不支持 background 后台模式');
+  if (typeof req.top_logprobs === 'number' && req.top_logprobs > 0) throw unsupported('本渠道转换后的回答不带 logprobs，不支持 top_logprobs');
 
   const messages: ChatMessage[] = [];
   if (present(req.instructions)) {

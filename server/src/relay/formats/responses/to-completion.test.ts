@@ -16,4 +16,13 @@ describe('a Response read as a chat completion', () => {
       finish_reason: 'length',
     });
   });
+
+  it('keeps the Response’s usage, cached and reasoning tokens included', () => {
+    const out = responsesToCompletion({
+      status: 'completed',
+      output: [],
+      usage: { input_tokens: 30, input_tokens_details: { cached_tokens: 10 }, output_tokens: 12, output_tokens_details: { reasoning_tokens: 4 }, total_tokens: 42 },
+    });
+    expect(out.usage).toEqual({ prompt_tokens: 30, completion_tokens: 12, total_tokens: 42, prompt_tokens_details: { cached_tokens: 10 }, completion_tokens_details: { reasoning_tokens: 4 } });
+  });
 });

@@ -22,11 +22,20 @@ export function responsesToCompletion(resp: Partial<ResponseObject>): ChatComple
   if (reasoning) message.reasoning_content = reasoning;
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   const finish = resp.status === 'incomplete' ? 'length' : toolCalls.length > 0 ? 'tool_calls' : 'stop';
-  return {
+  const out: ChatCompletion = {
     id: resp.id ?? '',
     object: 'chat.completion',
     created: resp.created_at ?? 0,
     model: resp.model ?? '',
     choices: [{ index: 0, message, finish_reason: finish }],
   };
+  const u = resp.usage;
+  if (u && typeof u.input_tokens === 'number' && typeof u.output_tokens === 'number') {
+    out.usage = { prompt_tokens: u.input_tokens, completion_tokens: u.output_tokens, total_tokens: u.input_tokens + u.output_tokens };
+    const cached = u.input_tokens_details?.cached_tokens;
+    if (cached) out.usage.prompt_tokens_details = { cached_tokens: cached };
+    const reasoningTokens = u.output_tokens_details?.reasoning_tokens;
+    if (reasoningTokens) out.usage.completion_tokens_details = { reasoning_tokens: reasoningTokens };
+  }
+  return out;
 }

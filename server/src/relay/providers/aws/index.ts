@@ -1,7 +1,7 @@
 import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { Provider } from '../../types.js';
 import { parseBedrockError } from './errors.js';
-import { buildBedrockRequest } from './request.js';
+import { bedrockCountRequest, buildBedrockRequest } from './request.js';
 import { bedrockEventStreamToSse } from './stream.js';
 
 /*
@@ -18,6 +18,7 @@ export const awsProvider: Provider = {
   streamAdapter: () => bedrockEventStreamToSse(),
   parseError: parseBedrockError,
   defaultTestModel: 'claude-3-haiku-20240307',
+  countTokens: (up, body) => bedrockCountRequest(up, body),
 };
 
 export { bedrockModelId } from './models.js';

@@ -74,3 +74,13 @@ export function bedrockModelId(model: string, region: string): string {
     (entry.profiles.includes('global') ? 'global' : entry.profiles[0]);
   return `${geo}.${entry.id}`;
 }
+
+/**
+ * The foundation-model id (no inference-profile prefix): Bedrock's CountTokens takes only those ("The provided model
+ * doesn't support counting tokens" for a profile id).
+ */
+export function bedrockFoundationModelId(model: string): string {
+  const entry = BEDROCK_MODELS[ALIASES[model] ?? model];
+  if (entry) return entry.id;
+  return model.replace(/^(?:us|us-gov|eu|apac|jp|au|global)\./, '');
+}

@@ -1,7 +1,8 @@
 import type { UpstreamCall, UpstreamRequest } from '../../types.js';
 import { claudeExtraHeaders } from '../claude/provider.js';
 import { parseAwsKey, type AwsKey } from './key.js';
-import { bedrockModelId } from './models.js';
+import { bedrockFoundationModelId, bedrockModelId } from './models.js';
+import type { CountCall } from '../../types.js';
 
 export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
 const SIGNING_SERVICE = 'bedrock';
@@ -85,4 +86,23 @@ export async function buildBedrockRequest(up: UpstreamCall, signingDate = new Da
     ? { 'content-type': 'application/json', accept: 'application/vnd.amazon.eventstream', 'x-amzn-bedrock-accept': 'application/json' }
     : { 'content-type': 'application/json', accept: 'application/json' };
   return { url, method: 'POST', headers: await signBedrockRequest(url, headers, body, key, signingDate), body };
+}
+
+/**
+ * Bedrock's CountTokens (POST /model/{modelId}/count-tokens) for an InvokeModel body: the same body InvokeModel
+ * would get, base64 in input.invokeModel.body; the answer is {"inputTokens": n}.
+ */
+export async function bedrockCountRequest(up: UpstreamCall, body: Record<string, unknown>, signingDate = new Date()): Promise<CountCall> {
+  const key = parseAwsKey(up.key);
+  const model = up.converted && typeof up.converted.model === 'string' && up.converted.model ? up.converted.model : up.upstreamModel;
+  // count_tokens bodies have no max_tokens, which InvokeModel requires; it does not change the count.
+  const invoke = bedrockBody({ max_tokens: 1, ...body }, claudeExtraHeaders(up)['anthropic-beta']);
+  const payload = JSON.stringify({ input: { invokeModel: { body: Buffer.from(JSON.stringify(invoke)).toString('base64') } } });
+  const origin = (up.channel.baseUrl || `https://bedrock-runtime.${key.region}.amazonaws.com`).replace(/\/+$/, '');
+  const url = `${origin}/model/${encodeURIComponent(bedrockFoundationModelId(model))}/count-tokens`;
+  const headers = await signBedrockRequest(url, { 'content-type': 'application/json', accept: 'application/json' }, payload, key, signingDate);
+  return {
+    request: { url, method: 'POST', headers, body: payload },
+    read: (answer) => (typeof answer.inputTokens === 'number' ? answer.inputTokens : null),
+  };
 }

@@ -1,6 +1,7 @@
 import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { Provider, UpstreamCall } from '../../types.js';
 import { resolveBaseUrl } from '../base-url.js';
+import { claudeBodyModel, claudeCountBody, readInputTokens } from './count.js';
 import { claudeHeaders, claudeUrl } from './index.js';
 
 /** The Claude Messages body of an attempt: converted, or the client's own (bytes untouched unless the model changes). */
@@ -42,4 +43,10 @@ export const claudeProvider: Provider = {
     return { url: claudeUrl(resolveBaseUrl(up.channel)), method: 'POST', headers, body: claudeBody(up) };
   },
   defaultTestModel: 'claude-3-5-haiku-20241022',
+  countTokens(up, body) {
+    const headers = { ...claudeHeaders(up.key, up.call.passHeaders?.['anthropic-version']), ...claudeExtraHeaders(up) };
+    const model = claudeBodyModel(up.converted, up.upstreamModel);
+    const url = `${claudeUrl(resolveBaseUrl(up.channel))}/count_tokens`;
+    return { request: { url, method: 'POST', headers, body: JSON.stringify(claudeCountBody(body, model)) }, read: readInputTokens };
+  },
 };

@@ -1,7 +1,10 @@
 import type { ChatMessage, ChatRequest, ContentPart, ToolChoice } from '../../formats/openai/chat.js';
 import { parseToolInput } from '../../formats/claude/from-chat.js';
+import { applyResponseFormat, hasOutputFormat } from './structured-output.js';
+import { RelayError } from '../../errors.js';
 import type {
   ClaudeContentBlock,
+  ClaudeDocumentBlock,
   ClaudeImageBlock,
   ClaudeMessage,
   ClaudeRequest,
@@ -12,6 +15,8 @@ import type {
 export interface ClaudeRequestOptions {
   /** max_tokens when the client sets none: by exact model name, else `default`, else 8192. */
   defaultMaxTokens: Readonly<Record<string, number>>;
+  /** The target offers structured outputs (output_config.format, strict tools) for this model; by its name when unset. */
+  outputFormat?: boolean;
 }
 
 const FALLBACK_MAX_TOKENS = 8192;
@@ -52,16 +57,20 @@ export function chatToClaudeRequest(req: ChatRequest, upstreamModel: string, opt
   if (stop && stop.length > 0) out.stop_sequences = stop;
   if (typeof req.user === 'string' && req.user) out.metadata = { user_id: req.user };
 
+  const native = opts.outputFormat ?? hasOutputFormat(model);
   const tools = (req.tools ?? []).filter((t) => t.type === 'function');
   if (tools.length > 0) {
     out.tools = tools.map((t) => ({
       name: t.function.name,
       ...(t.function.description ? { description: t.function.description } : {}),
       input_schema: t.function.parameters ?? { type: 'object', properties: {} },
+      // Strict tools exist where structured outputs do; elsewhere the schema still guides the model.
+      ...(t.function.strict === true && native ? { strict: true } : {}),
     }));
   }
   const choice = toolChoice(req.tool_choice, req.parallel_tool_calls === false);
   if (choice && tools.length > 0) out.tool_choice = choice;
+  applyResponseFormat(out, req, native);
 
   const effort = req.reasoning_effort ?? (thinkingSuffix ? 'medium' : undefined);
   // Claude refuses thinking together with a forced tool choice; the forced tool wins.
@@ -71,11 +80,15 @@ export function chatToClaudeRequest(req: ChatRequest, upstreamModel: string, opt
     out.thinking = { type: 'enabled', budget_tokens: budget };
     // With thinking on, Claude only accepts the default temperature and top_p of 0.95 or more.
     if (typeof req.top_p === 'number' && req.top_p >= 0.95) out.top_p = req.top_p;
-  } else if (typeof req.temperature === 'number') {
-    // Newer Claude models reject temperature and top_p together; temperature is the one clients mean.
-    out.temperature = req.temperature;
-  } else if (typeof req.top_p === 'number') {
-    out.top_p = req.top_p;
+  } else {
+    if (typeof req.temperature === 'number') {
+      // Newer Claude models reject temperature and top_p together; temperature is the one clients mean.
+      out.temperature = req.temperature;
+    } else if (typeof req.top_p === 'number') {
+      out.top_p = req.top_p;
+    }
+    // Like temperature, top_k is refused together with thinking.
+    if (typeof req.top_k === 'number') out.top_k = req.top_k;
   }
   return out;
 }
@@ -114,17 +127,31 @@ function toTurn(m: ChatMessage): Turn {
   return { role: 'user', content: blocks(m.content) };
 }
 
-function blocks(content: ChatMessage['content']): Array<ClaudeTextBlock | ClaudeImageBlock> {
+function blocks(content: ChatMessage['content']): Array<ClaudeTextBlock | ClaudeImageBlock | ClaudeDocumentBlock> {
   if (typeof content === 'string') return content ? [{ type: 'text', text: content }] : [];
-  const out: Array<ClaudeTextBlock | ClaudeImageBlock> = [];
+  const out: Array<ClaudeTextBlock | ClaudeImageBlock | ClaudeDocumentBlock> = [];
   for (const p of content ?? []) {
     if (p.type === 'text' && typeof p.text === 'string' && p.text) out.push({ type: 'text', text: p.text });
+    else if (p.type === 'refusal' && typeof p.refusal === 'string' && p.refusal) out.push({ type: 'text', text: p.refusal });
     else if (p.type === 'image_url') {
       const image = imageBlock(p as Extract<ContentPart, { type: 'image_url' }>);
-      if (image) out.push(image);
-    }
+      if (!image) throw unsupported('图片必须是 http(s) 链接或 base64 data URL');
+      out.push(image);
+    } else if (p.type === 'file') out.push(documentBlock(p.file as { file_data?: unknown; file_id?: unknown; filename?: unknown } | undefined));
   }
   return out;
+}
+
+const unsupported = (message: string) => new RelayError(400, message, 'unsupported_content', 'invalid_request_error');
+
+/** A file part (base64 data URL) as a document block: PDFs as they are, plain text decoded. */
+function documentBlock(file: { file_data?: unknown; file_id?: unknown; filename?: unknown } | undefined): ClaudeDocumentBlock {
+  const data = typeof file?.file_data === 'string' ? DATA_URL.exec(file.file_data) : null;
+  if (!data) throw unsupported('Claude 渠道的文件内容必须是 base64 data URL（不支持 file_id）');
+  const title = typeof file?.filename === 'string' && file.filename ? { title: file.filename } : {};
+  if (data[1] === 'application/pdf') return { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: data[2] }, ...title };
+  if (data[1] === 'text/plain') return { type: 'document', source: { type: 'text', media_type: 'text/plain', data: Buffer.from(data[2], 'base64').toString('utf8') }, ...title };
+  throw unsupported(`Claude 渠道不支持 ${data[1]} 类型的文件，只支持 PDF 与纯文本`);
 }
 
 const DATA_URL = /^data:([^;,]+);base64,(.*)$/s;

@@ -62,8 +62,14 @@ export class ClaudeStreamToChat {
   private readonly tools = new Map<number, number>();
   /** Tool calls that received argument text; the others get "{}" when their block stops. */
   private readonly toolsWithArguments = new Set<number>();
+  /** Blocks of the response-format tool (block index -> whether any input came): their input is the answer text. */
+  private readonly jsonBlocks = new Map<number, boolean>();
 
-  constructor(private readonly created = Math.floor(Date.now() / 1000)) {}
+  /** jsonTool: the name of the tool that carries a response format (see structured-output.ts), if the request has one. */
+  constructor(
+    private readonly created = Math.floor(Date.now() / 1000),
+    private readonly jsonTool: string | null = null,
+  ) {}
 
   push(eventName: string, data: object): ChatChunk[] {
     const d = data as EventData;
@@ -78,15 +84,20 @@ export class ClaudeStreamToChat {
       case 'content_block_delta':
         return this.blockDelta(typeof d.index === 'number' ? d.index : 0, d.delta ?? {});
       case 'content_block_stop': {
+        const index = typeof d.index === 'number' ? d.index : 0;
+        if (this.jsonBlocks.get(index) === false) return [this.chunk({ content: '{}' })];
         // A tool without parameters streams no input at all; OpenAI clients JSON.parse the arguments.
-        const toolIndex = this.tools.get(typeof d.index === 'number' ? d.index : 0);
+        const toolIndex = this.tools.get(index);
         if (toolIndex === undefined || this.toolsWithArguments.has(toolIndex)) return [];
         return [this.chunk({ tool_calls: [{ index: toolIndex, function: { arguments: '{}' } }] })];
       }
       case 'message_delta': {
         this.addUsage(d.usage);
         const reason = typeof d.delta?.stop_reason === 'string' ? d.delta.stop_reason : null;
-        return [this.chunk({}, normalizeFinishReason(reason) ?? (this.tools.size > 0 ? 'tool_calls' : 'stop'))];
+        let finish = normalizeFinishReason(reason) ?? (this.tools.size > 0 ? 'tool_calls' : 'stop');
+        // The response-format tool was the answer, not a call for the client to run.
+        if (finish === 'tool_calls' && this.tools.size === 0 && this.jsonBlocks.size > 0) finish = 'stop';
+        return [this.chunk({}, finish)];
       }
       case 'message_stop': {
         this.complete = true;
@@ -111,6 +122,10 @@ export class ClaudeStreamToChat {
   }
 
   private blockStart(index: number, block: NonNullable<EventData['content_block']>): ChatChunk[] {
+    if (block.type === 'tool_use' && this.jsonTool !== null && block.name === this.jsonTool) {
+      this.jsonBlocks.set(index, false);
+      return [];
+    }
     if (block.type === 'tool_use') {
       const toolIndex = this.tools.size;
       this.tools.set(index, toolIndex);
@@ -129,6 +144,11 @@ export class ClaudeStreamToChat {
       case 'thinking_delta':
         return typeof delta.thinking === 'string' && delta.thinking ? [this.chunk({ reasoning_content: delta.thinking })] : [];
       case 'input_json_delta': {
+        if (this.jsonBlocks.has(index)) {
+          if (typeof delta.partial_json !== 'string' || !delta.partial_json) return [];
+          this.jsonBlocks.set(index, true);
+          return [this.chunk({ content: delta.partial_json })];
+        }
         const toolIndex = this.tools.get(index);
         if (toolIndex === undefined || typeof delta.partial_json !== 'string' || !delta.partial_json) return [];
         this.toolsWithArguments.add(toolIndex);

@@ -6,12 +6,20 @@ import { parseClaudeError } from './errors.js';
 import { chatToClaudeRequest } from './request.js';
 import { claudeToChatCompletion } from './response.js';
 import { ClaudeSseSplitter, ClaudeStreamToChat } from './stream.js';
+import { jsonToolOf, unwrapJsonTool } from './structured-output.js';
+import { checkCanonical } from '../field-policy.js';
+import { CLAUDE_FIELDS } from './fields.js';
 
 /** Claude's Messages body as a wire (Anthropic, and the Claude models on Bedrock and Vertex). */
 
 class ClaudeChunkDecoder implements ChunkDecoder {
   private readonly splitter = new ClaudeSseSplitter();
-  private readonly toChat = new ClaudeStreamToChat();
+  private readonly toChat: ClaudeStreamToChat;
+
+  /** jsonTool: the tool that carries a response format, whose input streams as the answer's text. */
+  constructor(jsonTool: string | null) {
+    this.toChat = new ClaudeStreamToChat(undefined, jsonTool);
+  }
 
   get failure() {
     return this.toChat.error;
@@ -32,15 +40,19 @@ class ClaudeChunkDecoder implements ChunkDecoder {
 
 export const claudeWire: WireCodec = {
   format: 'claude',
-  encode(canonical: Record<string, unknown>, up: Attempt) {
+  encode(canonical: Record<string, unknown>, up: Attempt, withheld) {
+    checkCanonical(canonical as ChatRequest, CLAUDE_FIELDS);
     const out = chatToClaudeRequest(canonical as ChatRequest, up.upstreamModel, {
       defaultMaxTokens: up.options.get('claude.default_max_tokens'),
+      ...(withheld?.has('claude.output_format') ? { outputFormat: false } : {}),
     }) as unknown as Record<string, unknown>;
     return Object.assign(out, up.channel.paramOverride);
   },
-  decode(body: Buffer) {
-    return claudeToChatCompletion(JSON.parse(body.toString('utf8')) as ClaudeResponse) as unknown as Record<string, unknown>;
+  decode(body: Buffer, up) {
+    const answer = claudeToChatCompletion(JSON.parse(body.toString('utf8')) as ClaudeResponse);
+    const jsonTool = jsonToolOf(up.converted);
+    return (jsonTool ? unwrapJsonTool(answer, jsonTool) : answer) as unknown as Record<string, unknown>;
   },
-  streamDecoder: () => new ClaudeChunkDecoder(),
+  streamDecoder: (up) => new ClaudeChunkDecoder(jsonToolOf(up.converted)),
   parseError: parseClaudeError,
 };

@@ -2,6 +2,8 @@ import type { ChatChunk, ChatRequest } from '../../formats/openai/chat.js';
 import type { Attempt, ChunkDecoder, UpstreamCall, WireCodec } from '../../types.js';
 import { SseSplitter } from '../gemini/sse.js';
 import { parseCohereError } from './errors.js';
+import { checkCanonical } from '../field-policy.js';
+import { COHERE_FIELDS } from './fields.js';
 import { chatToCohereRequest } from './request.js';
 import { cohereToChatCompletion } from './response.js';
 import { CohereStreamToChat, parseCohereEvent } from './stream.js';
@@ -42,6 +44,7 @@ export class CohereChunkDecoder implements ChunkDecoder {
 export const cohereWire: WireCodec = {
   format: 'cohere',
   encode(canonical: Record<string, unknown>, up: Attempt) {
+    checkCanonical(canonical as ChatRequest, COHERE_FIELDS);
     const out = chatToCohereRequest(canonical as ChatRequest, up.upstreamModel, up.call.stream) as unknown as Record<string, unknown>;
     return Object.assign(out, up.channel.paramOverride);
   },

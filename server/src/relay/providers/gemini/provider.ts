@@ -2,7 +2,7 @@ import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { OptionReader } from '../../../options/index.js';
 import type { Provider, UpstreamCall } from '../../types.js';
 import { resolveBaseUrl } from '../base-url.js';
-import { geminiEmbedUrl, geminiHeaders, geminiUrl } from './index.js';
+import { geminiCountTokensUrl, geminiEmbedUrl, geminiHeaders, geminiUrl } from './index.js';
 
 /** The API version for a model: `gemini.version_settings` by model name, else its `default`. */
 export function geminiVersion(options: OptionReader, model: string): string {
@@ -37,4 +37,13 @@ export const geminiProvider: Provider = {
     return { url, method: 'POST', headers: geminiHeaders(up.key, up.call.stream), body };
   },
   defaultTestModel: 'gemini-2.0-flash',
+  // countTokens counts a whole GenerateContentRequest (system instruction and tools included) when given as one.
+  countTokens(up, body) {
+    const url = geminiCountTokensUrl(resolveBaseUrl(up.channel), geminiVersion(up.options, up.upstreamModel), up.upstreamModel);
+    const request = { model: `models/${up.upstreamModel}`, ...body };
+    return {
+      request: { url, method: 'POST', headers: geminiHeaders(up.key), body: JSON.stringify({ generateContentRequest: request }) },
+      read: (answer) => (typeof answer.totalTokens === 'number' ? answer.totalTokens : null),
+    };
+  },
 };

@@ -9,6 +9,7 @@ import type {
   GeminiSafetySetting,
   GeminiToolConfig,
 } from '../../formats/gemini/types.js';
+import { RelayError } from '../../errors.js';
 import { cleanSchema } from './schema.js';
 
 export const HARM_CATEGORIES = [
@@ -75,19 +76,27 @@ export function chatToGeminiRequest(req: ChatRequest, opts: GeminiRequestOptions
 function textOf(content: ChatMessage['content']): string {
   if (typeof content === 'string') return content;
   if (!Array.isArray(content)) return '';
-  return content.map((p) => (p.type === 'text' && typeof p.text === 'string' ? p.text : '')).join('');
+  return content.map((p) => (p.type === 'text' && typeof p.text === 'string' ? p.text : p.type === 'refusal' && typeof p.refusal === 'string' ? p.refusal : '')).join('');
 }
 
+const unsupported = (message: string) => new RelayError(400, message, 'unsupported_content', 'invalid_request_error');
+
+/**
+ * A model turn. Its thought signature goes back where Gemini puts it: on the first function call of the turn, else on
+ * the last part.
+ */
 function modelParts(m: ChatMessage, callNames: Map<string, string>): GeminiPart[] {
   const parts: GeminiPart[] = [];
+  const signature = typeof m.reasoning_signature === 'string' && m.reasoning_signature ? m.reasoning_signature : '';
   const text = textOf(m.content);
   if (text) parts.push({ text });
   (m.tool_calls ?? []).forEach((call, i) => {
     callNames.set(call.id, call.function.name);
     const part: GeminiPart = { functionCall: { name: call.function.name, args: argsOf(call.function.arguments) } };
-    if (i === 0) part.thoughtSignature = SKIP_SIGNATURE;
+    if (i === 0) part.thoughtSignature = signature || SKIP_SIGNATURE;
     parts.push(part);
   });
+  if (signature && !m.tool_calls?.length && parts.length > 0) parts[parts.length - 1].thoughtSignature = signature;
   return parts;
 }
 
@@ -124,20 +133,23 @@ function userParts(content: ChatMessage['content']): GeminiPart[] {
 
 function partOf(p: ContentPart): GeminiPart | null {
   if (p.type === 'text' && typeof p.text === 'string') return { text: p.text };
+  if (p.type === 'refusal' && typeof p.refusal === 'string') return { text: p.refusal };
   if (p.type === 'image_url') {
     const img = p.image_url as { url?: unknown } | string | undefined;
     const url = typeof img === 'string' ? img : typeof img?.url === 'string' ? img.url : '';
-    return url ? mediaOf(url) : null;
+    if (!url) throw unsupported('image_url 缺少 url');
+    return mediaOf(url);
   }
   if (p.type === 'input_audio') {
     const audio = p.input_audio as { data?: unknown; format?: unknown } | undefined;
-    if (typeof audio?.data !== 'string') return null;
+    if (typeof audio?.data !== 'string') throw unsupported('input_audio 缺少 data');
     const format = typeof audio.format === 'string' ? audio.format : 'wav';
     return { inlineData: { mimeType: `audio/${format === 'mp3' ? 'mpeg' : format}`, data: audio.data } };
   }
   if (p.type === 'file') {
     const file = p.file as { file_data?: unknown } | undefined;
-    return typeof file?.file_data === 'string' ? mediaOf(file.file_data) : null;
+    if (typeof file?.file_data !== 'string') throw unsupported('Gemini 渠道的文件内容必须是 file_data（不支持 file_id）');
+    return mediaOf(file.file_data);
   }
   return null;
 }
@@ -201,6 +213,11 @@ function generationConfigOf(req: ChatRequest): GeminiGenerationConfig {
   if (typeof max === 'number' && max > 0) gc.maxOutputTokens = max;
   if (typeof req.temperature === 'number') gc.temperature = req.temperature;
   if (typeof req.top_p === 'number') gc.topP = req.top_p;
+  if (typeof req.top_k === 'number') gc.topK = req.top_k;
+  if (req.logprobs === true) {
+    gc.responseLogprobs = true;
+    if (typeof req.top_logprobs === 'number' && req.top_logprobs > 0) gc.logprobs = req.top_logprobs;
+  }
   if (req.stop !== undefined) gc.stopSequences = Array.isArray(req.stop) ? req.stop : [req.stop];
   if (typeof req.n === 'number' && req.n > 1) gc.candidateCount = req.n;
   if (typeof req.presence_penalty === 'number') gc.presencePenalty = req.presence_penalty;

@@ -1,6 +1,7 @@
 import type { ChatChunk, ChatCompletion, ChatUsage, FinishReason, ToolCall } from '../../formats/openai/chat.js';
 import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
 import type { GeminiCandidate, GeminiResponse, GeminiUsageMetadata } from '../../formats/gemini/types.js';
+import { chatLogprobsOf } from '../../formats/gemini/logprobs.js';
 
 /** Id and creation time of the answer; fixed by tests, generated otherwise. */
 export interface ChatMeta {
@@ -39,8 +40,10 @@ export function geminiToChatCompletion(resp: GeminiResponse, model: string, meta
   const choices: ChatCompletion['choices'] = candidates.map((cand, i) => {
     let text = '';
     let reasoning = '';
+    let signature = '';
     const calls: ToolCall[] = [];
     for (const part of cand.content?.parts ?? []) {
+      if (part.thoughtSignature && !signature) signature = part.thoughtSignature;
       if (part.functionCall) calls.push(callOf(part.functionCall.name, part.functionCall.args, part.functionCall.id ?? `call_${calls.length}`));
       else if (typeof part.text === 'string') {
         if (part.thought) reasoning += part.text;
@@ -49,8 +52,11 @@ export function geminiToChatCompletion(resp: GeminiResponse, model: string, meta
     }
     const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: text || (calls.length > 0 ? null : '') };
     if (reasoning) message.reasoning_content = reasoning;
+    if (signature) message.reasoning_signature = signature;
     if (calls.length > 0) message.tool_calls = calls;
-    return { index: cand.index ?? i, message, finish_reason: finishOf(cand.finishReason, calls.length > 0) ?? 'stop' };
+    const choice: ChatCompletion['choices'][number] = { index: cand.index ?? i, message, finish_reason: finishOf(cand.finishReason, calls.length > 0) ?? 'stop' };
+    if (cand.logprobsResult) choice.logprobs = chatLogprobsOf(cand.logprobsResult);
+    return choice;
   });
   if (choices.length === 0) {
     const blocked = resp.promptFeedback?.blockReason !== undefined;
@@ -74,6 +80,8 @@ export class GeminiStreamToChat {
   /** Function calls seen per choice index; a choice is finished once its entry in `finished` is set. */
   private readonly callCounts = new Map<number, number>();
   private readonly finished = new Set<number>();
+  /** Choices whose thought signature went out. */
+  private readonly signed = new Set<number>();
   private blocked = false;
   private usage: ChatUsage | null = null;
   private usageSent = false;
@@ -116,6 +124,11 @@ export class GeminiStreamToChat {
     let calls = this.callCounts.get(index) ?? 0;
     const delta: ChatChunk['choices'][number]['delta'] = {};
     for (const part of cand.content?.parts ?? []) {
+      // The turn's signature (the first one: later function calls of the same turn carry none) goes out once.
+      if (part.thoughtSignature && !this.signed.has(index)) {
+        this.signed.add(index);
+        delta.reasoning_signature = part.thoughtSignature;
+      }
       if (part.functionCall) {
         const fc = part.functionCall;
         (delta.tool_calls ??= []).push({
@@ -132,7 +145,12 @@ export class GeminiStreamToChat {
     }
     this.callCounts.set(index, calls);
     const out: ChatChunk[] = [];
-    if (Object.keys(delta).length > 0) out.push(this.chunk(index, delta, null));
+    const logprobs = cand.logprobsResult ? chatLogprobsOf(cand.logprobsResult) : null;
+    if (Object.keys(delta).length > 0 || logprobs) {
+      const chunk = this.chunk(index, delta, null);
+      if (logprobs) chunk.choices[0].logprobs = logprobs;
+      out.push(chunk);
+    }
     if (cand.finishReason && !this.finished.has(index)) {
       this.finished.add(index);
       out.push(this.chunk(index, {}, finishOf(cand.finishReason, calls > 0) ?? 'stop'));

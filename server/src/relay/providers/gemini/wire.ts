@@ -8,6 +8,8 @@ import { parseGeminiError } from './errors.js';
 import { chatToGeminiRequest } from './request.js';
 import { geminiToChatCompletion, GeminiStreamToChat, parseGeminiEvent } from './response.js';
 import { SseSplitter } from './sse.js';
+import { checkCanonical } from '../field-policy.js';
+import { GEMINI_FIELDS } from './fields.js';
 
 /** Gemini's generateContent / batchEmbedContents bodies as a wire (Gemini channels, and Gemini models on Vertex). */
 
@@ -55,6 +57,7 @@ export const geminiWire: WireCodec = {
   format: 'gemini',
   encode(canonical: Record<string, unknown>, up: Attempt) {
     if (up.call.mode === 'embeddings') return embeddingsToGemini(canonical as EmbeddingsRequest, up.upstreamModel) as unknown as Record<string, unknown>;
+    checkCanonical(canonical as ChatRequest, GEMINI_FIELDS);
     const out = chatToGeminiRequest(canonical as ChatRequest, { safetySettings: up.options.get('gemini.safety_settings') });
     return Object.assign(out as unknown as Record<string, unknown>, up.channel.paramOverride);
   },

@@ -72,4 +72,15 @@ export const openAIProvider: Provider = {
     });
     return request;
   },
+  // OpenAI counts Responses requests (POST /v1/responses/input_tokens); chat requests it does not count.
+  countTokens(up, body) {
+    if (up.wire !== 'responses') return null;
+    const url = `${openAIUrl(resolveBaseUrl(up.channel), 'chat', up.upstreamModel, 'responses')}/input_tokens`;
+    const headers: Record<string, string> = { authorization: `Bearer ${up.key}`, 'content-type': 'application/json' };
+    if (up.channel.organization) headers['openai-organization'] = up.channel.organization;
+    return {
+      request: { url, method: 'POST', headers, body: JSON.stringify({ ...body, model: up.upstreamModel }) },
+      read: (answer) => (typeof answer.input_tokens === 'number' ? answer.input_tokens : null),
+    };
+  },
 };

@@ -1,9 +1,16 @@
 import { CHANNEL_TYPE } from '@switchyard/shared';
-import type { Provider } from '../../types.js';
+import type { Provider, WireFeature } from '../../types.js';
 import { parseVertexError } from './errors.js';
 import { parseServiceAccount } from './key.js';
-import { buildVertexRequest, isClaudeModel } from './request.js';
+import { buildVertexRequest, isClaudeModel, vertexCountRequest } from './request.js';
 import { AccessTokenCache } from './token.js';
+
+/**
+ * Vertex gates Claude's structured outputs behind an organisation policy that is off by default, and lists fewer
+ * models for them than Anthropic: a response format goes to Claude there as a forced tool.
+ */
+const CLAUDE_WITHHELD: ReadonlySet<WireFeature> = new Set(['claude.output_format']);
+const NONE: ReadonlySet<WireFeature> = new Set();
 
 /**
  * Google Vertex AI (channel type 41): Claude models through Anthropic's Messages body (rawPredict), the rest through
@@ -15,11 +22,16 @@ export function createVertexProvider(tokens: AccessTokenCache): Provider {
     types: [CHANNEL_TYPE.VERTEX_AI],
     supports: (mode) => mode === 'chat',
     wire: (up) => (isClaudeModel(up.upstreamModel) ? 'claude' : 'gemini'),
+    withholds: (up) => (isClaudeModel(up.upstreamModel) ? CLAUDE_WITHHELD : NONE),
     async build(up) {
       const sa = parseServiceAccount(up.key);
       return buildVertexRequest(up, sa, await tokens.get(sa));
     },
     parseError: (status, body) => parseVertexError(status, body),
+    async countTokens(up, body) {
+      const sa = parseServiceAccount(up.key);
+      return vertexCountRequest(up, sa, await tokens.get(sa), body);
+    },
     defaultTestModel: 'gemini-2.5-flash',
   };
 }

@@ -1,4 +1,5 @@
-import type { UpstreamCall, UpstreamRequest } from '../../types.js';
+import type { CountCall, UpstreamCall, UpstreamRequest } from '../../types.js';
+import { claudeBodyModel, claudeCountBody, readInputTokens } from '../claude/count.js';
 import type { ServiceAccount } from './key.js';
 import { vertexClaudeModel } from './model-name.js';
 import { regionFor, regionHost } from './region.js';
@@ -54,4 +55,27 @@ export function buildVertexRequest(up: UpstreamCall, sa: ServiceAccount, accessT
   }
   const { url, body } = geminiRequest(up, sa);
   return { url, method: 'POST', headers, body };
+}
+
+/** Fields of a Gemini body Vertex's countTokens takes (it has no safetySettings, toolConfig or cachedContent). */
+const GEMINI_COUNTED = ['contents', 'systemInstruction', 'tools', 'generationConfig'];
+
+/**
+ * Vertex's token counts, free: Claude models through Anthropic's count-tokens:rawPredict (the model named in the
+ * body), Gemini models through the publisher model's :countTokens ({"totalTokens": n}).
+ */
+export function vertexCountRequest(up: UpstreamCall, sa: ServiceAccount, accessToken: string, body: Record<string, unknown>): CountCall {
+  const headers: Record<string, string> = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
+  if (up.wire === 'claude') {
+    const beta = up.call.passHeaders?.['anthropic-beta'];
+    if (beta) headers['anthropic-beta'] = beta;
+    const count = claudeCountBody(body, vertexClaudeModel(claudeBodyModel(up.converted, up.upstreamModel)));
+    return { request: { url: `${modelUrl(up, sa, 'anthropic', 'count-tokens')}:rawPredict`, method: 'POST', headers, body: JSON.stringify(count) }, read: readInputTokens };
+  }
+  const count: Record<string, unknown> = {};
+  for (const key of GEMINI_COUNTED) if (body[key] !== undefined) count[key] = body[key];
+  return {
+    request: { url: `${modelUrl(up, sa, 'google', up.upstreamModel)}:countTokens`, method: 'POST', headers, body: JSON.stringify(count) },
+    read: (answer) => (typeof answer.totalTokens === 'number' ? answer.totalTokens : null),
+  };
 }

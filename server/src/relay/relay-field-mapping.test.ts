@@ -1,0 +1,178 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testDatabases } from '../test/databases.js';
+import { chatAnswer, claudeAnswer, geminiAnswer } from '../test/mocks/scripted.js';
+import { SCRIPTED_MODELS as M, startScriptedRelay, type ScriptedRelay } from '../test/scripted-relay.js';
+
+/*
+ * Request fields across formats: what the target supports is mapped to its own field, what it cannot do is refused
+ * with a 400 in the caller's format before any upstream call — never dropped (docs/field-mapping.md).
+ */
+
+const ask = [{ role: 'user' as const, content: 'Hi' }];
+
+/** Gemini's logprobsResult for the two tokens "Hi" and "!". */
+const LOGPROBS_RESULT = {
+  chosenCandidates: [
+    { token: 'Hi', logProbability: -0.1 },
+    { token: '!', logProbability: -0.5 },
+  ],
+  topCandidates: [
+    { candidates: [{ token: 'Hi', logProbability: -0.1 }, { token: 'Hello', logProbability: -2.3 }] },
+    { candidates: [{ token: '!', logProbability: -0.5 }, { token: '.', logProbability: -1.2 }] },
+  ],
+};
+
+describe.each(testDatabases().slice(0, 1))('request fields on other formats’ channels on $name', (database) => {
+  let r: ScriptedRelay;
+  const openai = () => r.f.client(r.key);
+  const claudeSdk = () => new Anthropic({ apiKey: r.key, baseURL: r.f.baseUrl, maxRetries: 0 });
+  const gemini = () => new GoogleGenAI({ apiKey: r.key, httpOptions: { baseUrl: r.f.baseUrl } });
+
+  /** The 400 a call ends with, and that no upstream was called. */
+  async function refusedBefore(run: () => Promise<unknown>): Promise<{ status: number; message: string }> {
+    const calls = r.claude.requests.length + r.gemini.requests.length + r.openai.requests.length;
+    const err = (await run().then(
+      () => null,
+      (e: unknown) => e,
+    )) as { status: number; message: string } | null;
+    expect(err?.status).toBe(400);
+    expect(r.claude.requests.length + r.gemini.requests.length + r.openai.requests.length).toBe(calls);
+    return err!;
+  }
+
+  beforeAll(async () => {
+    r = await startScriptedRelay(database);
+  });
+
+  afterAll(async () => {
+    await r.close();
+  });
+
+  describe('OpenAI clients on a Claude channel', () => {
+    it('refuses n: 2 (Claude answers once per call) with a 400 naming the field', async () => {
+      const err = await refusedBefore(() => openai().chat.completions.create({ model: M.claude, messages: ask, n: 2 }));
+      expect(err.message).toContain('n');
+    });
+
+    it('accepts n: 1 and the defaults LangChain sends', async () => {
+      r.claude.next.push({ json: claudeAnswer([{ type: 'text', text: 'Hi!' }]) });
+      await openai().chat.completions.create({ model: M.claude, messages: ask, n: 1, presence_penalty: 0, frequency_penalty: 0, top_p: 1, logit_bias: {} });
+    });
+
+    it.each([
+      ['logprobs', { logprobs: true }],
+      ['presence_penalty', { presence_penalty: 0.5 }],
+      ['seed', { seed: 7 }],
+      ['audio output', { modalities: ['text', 'audio'] as Array<'text' | 'audio'> }],
+      ['an unknown field', { frobnicate: true }],
+    ])('refuses %s', async (_name, extra) => {
+      await refusedBefore(() => openai().chat.completions.create({ model: M.claude, messages: ask, ...(extra as object) }));
+    });
+
+    it('sends a PDF file part as a document block', async () => {
+      r.claude.next.push({ json: claudeAnswer([{ type: 'text', text: 'A PDF.' }]) });
+      await openai().chat.completions.create({
+        model: M.claude,
+        messages: [{ role: 'user', content: [{ type: 'text', text: 'What is this?' }, { type: 'file', file: { filename: 'a.pdf', file_data: 'data:application/pdf;base64,JVBERi0=' } }] }],
+      });
+      expect((r.claude.last().messages as Array<{ content: unknown[] }>)[0].content[1]).toEqual({
+        type: 'document',
+        source: { type: 'base64', media_type: 'application/pdf', data: 'JVBERi0=' },
+        title: 'a.pdf',
+      });
+    });
+  });
+
+  describe('OpenAI clients on a Gemini channel', () => {
+    it('maps logprobs and top_logprobs to responseLogprobs and logprobs, and returns the tokens in OpenAI’s shape', async () => {
+      r.gemini.next.push({ json: geminiAnswer([{ text: 'Hi!' }], { extra: { logprobsResult: LOGPROBS_RESULT, avgLogprobs: -0.3 } }) });
+      const done = await openai().chat.completions.create({ model: M.gemini, messages: ask, logprobs: true, top_logprobs: 2 });
+      expect(r.gemini.last()).toMatchObject({ generationConfig: { responseLogprobs: true, logprobs: 2 } });
+      expect(done.choices[0].logprobs?.content).toEqual([
+        { token: 'Hi', logprob: -0.1, bytes: [72, 105], top_logprobs: [{ token: 'Hi', logprob: -0.1, bytes: [72, 105] }, { token: 'Hello', logprob: -2.3, bytes: [72, 101, 108, 108, 111] }] },
+        { token: '!', logprob: -0.5, bytes: [33], top_logprobs: [{ token: '!', logprob: -0.5, bytes: [33] }, { token: '.', logprob: -1.2, bytes: [46] }] },
+      ]);
+    });
+
+    it('streams the logprobs of each chunk', async () => {
+      r.gemini.next.push({ sse: [geminiAnswer([{ text: 'Hi!' }], { extra: { logprobsResult: LOGPROBS_RESULT } })] });
+      const stream = await openai().chat.completions.create({ model: M.gemini, messages: ask, logprobs: true, top_logprobs: 2, stream: true });
+      const tokens: string[] = [];
+      for await (const chunk of stream) for (const t of chunk.choices[0]?.logprobs?.content ?? []) tokens.push(t.token);
+      expect(tokens).toEqual(['Hi', '!']);
+    });
+
+    it('refuses parallel_tool_calls: false, which Gemini cannot enforce', async () => {
+      await refusedBefore(() =>
+        openai().chat.completions.create({
+          model: M.gemini,
+          messages: ask,
+          parallel_tool_calls: false,
+          tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } }],
+        }),
+      );
+    });
+  });
+
+  describe('Claude clients', () => {
+    it('top_k reaches a Gemini channel as topK', async () => {
+      r.gemini.next.push({ json: geminiAnswer([{ text: 'Hi!' }]) });
+      // The current SDK types no longer list top_k; the API still takes it.
+      await claudeSdk().messages.create({ model: M.gemini, max_tokens: 100, top_k: 20, messages: ask } as never);
+      expect(r.gemini.last()).toMatchObject({ generationConfig: { topK: 20, maxOutputTokens: 100 } });
+    });
+
+    it('top_k reaches an OpenAI channel as top_k (the upstream decides)', async () => {
+      r.openai.next.push({ json: chatAnswer({ content: 'Hi!' }) });
+      await claudeSdk().messages.create({ model: M.gpt, max_tokens: 100, top_k: 20, messages: ask } as never);
+      expect(r.openai.last()).toMatchObject({ top_k: 20 });
+    });
+
+    it('refuses a server tool (web_search) on another channel with a Claude-shaped 400', async () => {
+      const err = (await refusedBefore(() =>
+        claudeSdk().messages.create({ model: M.gpt, max_tokens: 100, messages: ask, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }),
+      )) as unknown as { error: { type: string; error: { type: string } } };
+      expect(err.error.error.type).toBe('invalid_request_error');
+    });
+
+    it('refuses mcp_servers, which only Anthropic runs', async () => {
+      await refusedBefore(() => claudeSdk().messages.create({ model: M.gemini, max_tokens: 100, messages: ask, mcp_servers: [{ type: 'url', url: 'https://mcp.example', name: 'x' }] } as never));
+    });
+  });
+
+  describe('Gemini clients', () => {
+    it('topK reaches a Claude channel as top_k', async () => {
+      r.claude.next.push({ json: claudeAnswer([{ type: 'text', text: 'Hi!' }]) });
+      await gemini().models.generateContent({ model: M.claude, contents: 'Hi', config: { topK: 20 } });
+      expect(r.claude.last()).toMatchObject({ top_k: 20 });
+    });
+
+    it('responseLogprobs on an OpenAI channel: logprobs asked for and returned as logprobsResult', async () => {
+      r.openai.next.push({
+        json: chatAnswer(
+          { content: 'Hi!' },
+          { choice: { logprobs: { content: [{ token: 'Hi', logprob: -0.1, bytes: [72, 105], top_logprobs: [{ token: 'Hi', logprob: -0.1, bytes: [72, 105] }] }] } } },
+        ),
+      });
+      const resp = await gemini().models.generateContent({ model: M.gpt, contents: 'Hi', config: { responseLogprobs: true, logprobs: 1 } });
+      expect(r.openai.last()).toMatchObject({ logprobs: true, top_logprobs: 1 });
+      expect(resp.candidates?.[0]?.logprobsResult).toEqual({ chosenCandidates: [{ token: 'Hi', logProbability: -0.1 }], topCandidates: [{ candidates: [{ token: 'Hi', logProbability: -0.1 }] }] });
+    });
+
+    it('refuses a built-in tool (googleSearch) on a Claude channel with a Gemini-shaped 400', async () => {
+      const res = await fetch(`${r.f.baseUrl}/v1beta/models/${M.claude}:generateContent`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': r.key },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], tools: [{ googleSearch: {} }] }),
+      });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { status: string } }).error.status).toBe('INVALID_ARGUMENT');
+    });
+
+    it('refuses cachedContent, which only Gemini holds', async () => {
+      await refusedBefore(() => gemini().models.generateContent({ model: M.gpt, contents: 'Hi', config: { cachedContent: 'cachedContents/abc' } }));
+    });
+  });
+});

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUpstreamClient } from './upstream.js';
+import type { UpstreamRequest } from './types.js';
 import { startBlackHole, type BlackHole } from '../test/unreachable.js';
 
 /* RELAY_TIMEOUT bounds the whole wait for an upstream's answer, the connection included. */
@@ -11,7 +12,7 @@ describe('upstream client timeouts', () => {
   });
   afterAll(() => hole.close());
 
-  const call = (url: string) => ({ url: `${url}/v1/chat/completions`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+  const call = (url: string): UpstreamRequest => ({ url: `${url}/v1/chat/completions`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
   it('gives up connecting to a host that never accepts after RELAY_TIMEOUT, not the default 10 s', async () => {
     const client = createUpstreamClient(1, 60);

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewLog } from '../db/schema.js';
 import { sqliteHandleOf } from '../db/sqlite-handle.js';
 import { reserveSync, settleSync, settleSyncIsolated, type BalanceChanges } from './quota-sqlite.js';
+import { databaseCannotWrite } from './write-failure.js';
 
 /*
  * Every change of a balance made by the relay goes through here: conditional updates inside transactions that
@@ -83,7 +84,9 @@ export async function applySettlements(db: Kysely<Database>, batch: Settlement[]
 /**
  * The same writes as applySettlements, each consume log inserted on its own under a savepoint: a row the database
  * refuses is rolled back alone and returned, while the balances and every other row are written. For a batch that
- * failed as a whole; slower, so never the first try.
+ * failed as a whole; slower, so never the first try. A log the database cannot write whatever it holds (the table
+ * away or locked, the connection lost) fails the whole transaction instead, so the batch is kept and retried rather
+ * than every log set aside.
  */
 export async function applySettlementsIsolated(db: Kysely<Database>, batch: Settlement[]): Promise<NewLog[]> {
   if (batch.length === 0) return [];
@@ -99,7 +102,8 @@ export async function applySettlementsIsolated(db: Kysely<Database>, batch: Sett
       try {
         await trx.insertInto('logs').values(row).execute();
         await sql`release savepoint log_row`.execute(trx);
-      } catch {
+      } catch (err) {
+        if (databaseCannotWrite(err)) throw err;
         await sql`rollback to savepoint log_row`.execute(trx);
         refused.push(row);
       }

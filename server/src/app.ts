@@ -68,7 +68,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
   });
 
-  const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath));
+  const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath, (err) => app.log.warn({ err }, 'the database ended an idle connection; the pool opens another')));
   if (config.nodeType === 'master') await migrateToLatest(db);
   const bus = opts.bus ?? (await createBus(config.redisConnString));
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));

@@ -61,10 +61,32 @@ export interface PreparedCase {
 
 let modelSeq = 0;
 
-/**
- * Gives a case its own model name, channel (serving only that model, mapped to the upstream model that meets the
- * fault) and account.
- */
+/** A model name no other case uses. */
+export const caseModel = () => `fm-${process.pid}-${++modelSeq}`;
+
+/** A channel serving `model` only, mapped to the upstream model that meets `fault` on a `wire` upstream. */
+export async function faultChannel(
+  f: RelayFixture,
+  upstreams: FaultUpstreams,
+  model: string,
+  wire: Wire,
+  fault: Fault,
+  fields: Record<string, unknown> = {},
+): Promise<number> {
+  const target = upstreams.target(wire, fault);
+  return f.channel({
+    type: target.type,
+    name: `${model}-${wire}-${fault}`,
+    base_url: target.base_url,
+    key: target.key,
+    models: model,
+    model_mapping: JSON.stringify({ [model]: target.model }),
+    auto_ban: 0,
+    ...fields,
+  });
+}
+
+/** Gives a case its own model name, channel (serving only that model, meeting the fault) and account. */
 export async function prepareCase(
   f: RelayFixture,
   upstreams: FaultUpstreams,
@@ -73,17 +95,8 @@ export async function prepareCase(
   variant: Variant,
   client: Partial<ClientCallOptions> = {},
 ): Promise<PreparedCase> {
-  const model = `fm-${process.pid}-${++modelSeq}`;
-  const target = upstreams.target(path.wire, fault);
-  const channelId = await f.channel({
-    type: target.type,
-    name: model,
-    base_url: target.base_url,
-    key: target.key,
-    models: model,
-    model_mapping: JSON.stringify({ [model]: target.model }),
-    auto_ban: 0,
-  });
+  const model = caseModel();
+  const channelId = await faultChannel(f, upstreams, model, path.wire, fault);
   const account = await openAccount(f.t.app.ctx.db.kysely, { quota: variant.quota, tokenQuota: variant.tokenQuota });
   return { model, account, channelId, call: { model, stream: path.stream, maxTokens: variant.maxTokens, ...client } };
 }

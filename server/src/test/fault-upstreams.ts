@@ -94,13 +94,20 @@ export class FaultUpstreams {
     return { type, base_url: mock.url, key: mock.key, model: modelOf(wire, fault) };
   }
 
+  /** Calls the upstream meeting `fault` on `wire` has received so far (unreachable ones receive none). */
+  requestsTo(wire: Wire, fault: Fault): number {
+    if (fault === 'refused' || fault === 'connect-timeout') return 0;
+    const model = modelOf(wire, fault);
+    return this.mocked(wire, fault).requests.filter((r) => wire === 'openai' || r.json?.model === model || r.path.includes(`/${model}:`)).length;
+  }
+
   async close(): Promise<void> {
     const all = [...Object.values(this.mocks.openai), ...Object.values(this.mocks.claude), ...Object.values(this.mocks.gemini)];
     await Promise.all(all.map((m) => m.close()));
     await this.blackHole?.close();
   }
 
-  private mocked(wire: Wire, fault: Fault): { url: string; key: string } {
+  private mocked(wire: Wire, fault: Fault): { url: string; key: string; requests: Array<{ path: string; json: Record<string, unknown> | null }> } {
     const found = wire === 'openai' ? this.mocks.openai[fault] : this.mocks[wire][fixtureMock(fault)];
     if (!found) throw new Error(`no ${wire} upstream started for ${fault}`);
     return found;

@@ -5,7 +5,7 @@ import type { Db } from './connect.js';
 import { migrateToLatest } from './migrate.js';
 
 const TABLES = [
-  'users', 'tokens', 'channels', 'abilities', 'redemptions', 'logs', 'options', 'midjourneys', 'tasks', 'quota_data', 'top_ups',
+  'users', 'tokens', 'channels', 'abilities', 'redemptions', 'logs', 'options', 'midjourneys', 'tasks', 'quota_data', 'top_ups', 'settlement_batches',
 ];
 
 describe.each(testDatabases())('migrations on $name', (database) => {

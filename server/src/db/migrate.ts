@@ -4,6 +4,7 @@ import * as initial from './migrations/001_initial.js';
 import * as topUpQuota from './migrations/002_top_up_quota.js';
 import * as logIndexes from './migrations/003_log_indexes.js';
 import * as dropLogTokenIndex from './migrations/004_drop_log_token_index.js';
+import * as settlementBatches from './migrations/005_settlement_batches.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -14,6 +15,7 @@ const migrations: Record<string, DialectMigration> = {
   '002_top_up_quota': topUpQuota,
   '003_log_indexes': logIndexes,
   '004_drop_log_token_index': dropLogTokenIndex,
+  '005_settlement_batches': settlementBatches,
 };
 
 class StaticProvider implements MigrationProvider {

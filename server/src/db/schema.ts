@@ -196,6 +196,12 @@ export interface TopUpsTable {
   status: string;
 }
 
+/** Settlement batches written on a database server, so a batch whose commit was in doubt is never written twice. */
+export interface SettlementBatchesTable {
+  id: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -208,6 +214,7 @@ export interface Database {
   tasks: TasksTable;
   quota_data: QuotaDataTable;
   top_ups: TopUpsTable;
+  settlement_batches: SettlementBatchesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -5,8 +5,8 @@ import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { FaultUpstreams } from '../test/fault-upstreams.js';
 import { expectErrorBody, expectWholeAnswer } from '../test/client-calls.js';
-import { booksOf, channelsUsed, expectBalanced, openAccount, quiesce, type Account } from '../test/ledger.js';
-import { ALL_PATHS, MAX_TOKENS, TIGHT, RICH, healthyChannels, priceModels, runLoad } from '../test/fault-matrix.js';
+import { booksOf, channelsUsed, expectBalanced, openAccount, quiesce, type Account, type Books } from '../test/ledger.js';
+import { ALL_PATHS, COMPLETION_RATIO, MAX_TOKENS, TIGHT, RICH, healthyChannels, priceModels, runLoad } from '../test/fault-matrix.js';
 import { loadEncodings } from './tokenizer.js';
 
 /*
@@ -35,6 +35,26 @@ async function dropConnections(db: Db): Promise<number> {
   const { rows } = await sql<{ id: number }>`select id from information_schema.processlist where db = database() and id <> connection_id()`.execute(db.kysely);
   for (const { id } of rows) await sql.raw(`kill ${Number(id)}`).execute(db.kysely).catch(() => {});
   return rows.length;
+}
+
+/** The largest reservation a load call makes: a Claude client's default cap of 1024 at the completion ratio. */
+const LARGEST_ESTIMATE = (1024 + 50) * COMPLETION_RATIO;
+
+/**
+ * The books of an account some of whose calls failed because the database ended their connection. Everything
+ * balances exactly but for one documented doubt: a reservation whose connection dies while its COMMIT is under way
+ * may have been taken without the relay ever learning it (the acknowledgement is lost with the connection), so that
+ * call is answered 5xx and its reservation stays taken, as a crash leaves reservations of calls in flight. At most one
+ * estimate per failed call; the logs, used quotas and request counts still agree exactly.
+ */
+function expectBalancedButInDoubt(a: Account, b: Books, failed: number): void {
+  const inDoubt = a.initialQuota - b.quota - b.logSum;
+  expect(inDoubt).toBeGreaterThanOrEqual(0);
+  expect(inDoubt).toBeLessThanOrEqual(failed * LARGEST_ESTIMATE);
+  if (a.limited) expect(a.initialTokenQuota - b.tokenRemain - b.logSum, 'the user and the token reserve together').toBe(inDoubt);
+  expect(b.usedQuota).toBe(b.logSum);
+  expect(b.tokenUsed).toBe(b.logSum);
+  expect(b.requestCount).toBe(b.logCount);
 }
 
 describe.each(testDatabases())('the fault matrix when the database is briefly unavailable, on $name', (database) => {
@@ -70,26 +90,31 @@ describe.each(testDatabases())('the fault matrix when the database is briefly un
     const load = runLoad(f.baseUrl, accounts, { paths: ALL_PATHS, models, durationMs: 1500, workers: 2, maxTokens: (a) => (capped.has(a) ? MAX_TOKENS : undefined) });
     await sleep(300);
     await outage();
+    // The server ends its connections a moment after it was asked to; calls sent after that moment are all served.
+    const outageOver = Date.now() + 500;
     const results = await load;
     await quiesce(f.t.app.ctx, 30_000);
     let total = 0;
     for (const a of accounts) {
       const calls = results.get(a)!;
       let answered = 0;
-      for (const { path, outcome } of calls) {
-        // A call whose own database work met the outage may fail, in its format and uncharged; the rest are served.
-        if (outcome.status !== 200 && failuresAllowed) {
+      let failed = 0;
+      for (const { path, startedAt, outcome } of calls) {
+        // A call whose own database work met the outage may fail, in its format and uncharged; every call sent
+        // after it is served.
+        if (outcome.status !== 200 && failuresAllowed && startedAt < outageOver) {
           expect(outcome.status, outcome.text.slice(0, 300)).toBeGreaterThanOrEqual(500);
           expectErrorBody(path.client, outcome.status, outcome.text);
+          failed++;
           continue;
         }
         expect(outcome.status, outcome.text.slice(0, 300)).toBe(200);
         expectWholeAnswer(path.client, path.stream, outcome.text);
         answered++;
       }
-      expect(answered).toBeGreaterThan(calls.length * 0.8);
       const books = await booksOf(db, a);
-      expectBalanced(a, books);
+      if (failed === 0) expectBalanced(a, books);
+      else expectBalancedButInDoubt(a, books, failed);
       expect(books.logCount).toBe(answered);
       total += books.logSum;
     }

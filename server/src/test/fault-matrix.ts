@@ -123,6 +123,8 @@ export async function healthyChannels(f: RelayFixture, upstreams: FaultUpstreams
 
 export interface LoadResult {
   path: Path;
+  /** When the call was sent (ms since the epoch). */
+  startedAt: number;
   outcome: ClientOutcome;
 }
 
@@ -140,8 +142,9 @@ export async function runLoad(
   const worker = async (a: Account, start: number) => {
     for (let i = start; Date.now() < until; i++) {
       const path = o.paths[i % o.paths.length];
+      const startedAt = Date.now();
       const outcome = await callAs(path.client, baseUrl, a.key, { model: o.models[path.wire], stream: path.stream, maxTokens: o.maxTokens?.(a) });
-      results.get(a)!.push({ path, outcome });
+      results.get(a)!.push({ path, startedAt, outcome });
     }
   };
   await Promise.all(accounts.flatMap((a) => Array.from({ length: o.workers }, (_, w) => worker(a, w * 5))));

@@ -3,6 +3,7 @@ import pino from 'pino';
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { insertUser } from '../store/users.js';
+import type * as Quota from '../store/quota.js';
 import type { Settlement } from '../store/quota.js';
 import { testDatabases } from '../test/databases.js';
 import { Settler } from './settler.js';
@@ -15,7 +16,7 @@ import { Settler } from './settler.js';
 const lose = vi.hoisted(() => ({ nextAnswer: false }));
 
 vi.mock('../store/quota.js', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../store/quota.js')>();
+  const real = await importOriginal<typeof Quota>();
   return {
     ...real,
     applySettlements: async (...args: Parameters<typeof real.applySettlements>) => {

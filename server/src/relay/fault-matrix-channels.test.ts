@@ -5,7 +5,7 @@ import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { DEFAULT_USAGE, FaultUpstreams, type Fault, type Wire } from '../test/fault-upstreams.js';
 import { callAs, expectErrorBody, expectWholeAnswer } from '../test/client-calls.js';
 import { booksOf, channelsUsed, expectBalanced, openAccount, quiesce } from '../test/ledger.js';
-import { ALL_PATHS, COMPLETION_RATIO, MAX_TOKENS, RICH, TIGHT, VARIANTS, caseModel, faultChannel, pathName, priceModels, type Path } from '../test/fault-matrix.js';
+import { ALL_PATHS, COMPLETION_RATIO, MAX_TOKENS, RICH, SERVER_PATHS, TIGHT, VARIANTS, caseModel, faultChannel, pathName, priceModels } from '../test/fault-matrix.js';
 import { loadEncodings } from './tokenizer.js';
 
 /*
@@ -25,10 +25,8 @@ const FAILING: Array<{ wire: Wire; fault: Fault }> = [
   { wire: 'claude', fault: 'status-500' },
 ];
 
-const onePerFormat = (p: Path) => (p.client === 'openai' && p.stream && p.wire === 'openai') || (p.client === 'claude' && !p.stream && p.wire !== 'claude');
-
 describe.each(testDatabases())('the fault matrix across channels on $name', (database) => {
-  const paths = database.name === 'sqlite' ? ALL_PATHS.filter((p) => p.wire === p.client) : ALL_PATHS.filter(onePerFormat);
+  const paths = database.name === 'sqlite' ? ALL_PATHS.filter((p) => p.wire === p.client) : SERVER_PATHS;
   let f: RelayFixture;
   const upstreams = new FaultUpstreams();
 

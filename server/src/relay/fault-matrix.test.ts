@@ -8,6 +8,7 @@ import {
   ALL_PATHS,
   COMPLETION_RATIO,
   MODEL_RATIO,
+  SERVER_PATHS,
   VARIANTS,
   pathName,
   prepareCase,
@@ -51,8 +52,7 @@ type Expected =
 interface FaultCase {
   name: string;
   fault: Fault;
-  /** Only for streams / only for whole answers. */
-  only?: 'stream' | 'whole';
+  streamsOnly?: boolean;
   client?: { leaveAfterMs?: number; leaveOnText?: string };
   expected(path: Path): Expected;
 }
@@ -82,7 +82,7 @@ const FAULTS: FaultCase[] = [
     expected: (p) => (p.stream ? { answer: 'whole' } : { answer: 'refused', status: '5xx' }),
   },
   { name: 'client leaves before the answer', fault: 'slow-head', client: { leaveAfterMs: 300 }, expected: () => ({ answer: 'left', charged: false }) },
-  { name: 'client leaves mid-stream', fault: 'stall', only: 'stream', client: { leaveOnText: 'Hello' }, expected: () => ({ answer: 'left', charged: true }) },
+  { name: 'client leaves mid-stream', fault: 'stall', streamsOnly: true, client: { leaveOnText: 'Hello' }, expected: () => ({ answer: 'left', charged: true }) },
 ];
 
 interface CaseRun {
@@ -95,8 +95,8 @@ interface CaseRun {
 }
 
 describe.each(testDatabases())('fault matrix on $name', (database) => {
-  const paths = database.name === 'sqlite' ? ALL_PATHS : ALL_PATHS.filter((p) => (p.client === 'openai' && p.stream && p.wire === 'openai') || (p.client === 'claude' && !p.stream && p.wire !== 'claude'));
-  const faults = (p: Path) => FAULTS.filter((c) => !c.only || (c.only === 'stream') === p.stream);
+  const paths = database.name === 'sqlite' ? ALL_PATHS : SERVER_PATHS;
+  const faults = (p: Path) => FAULTS.filter((c) => p.stream || !c.streamsOnly);
   const cases = paths.flatMap((p) => faults(p).map((c) => ({ p, c }))).map(({ p, c }, i) => {
     const variant = VARIANTS[i % VARIANTS.length];
     return { p, c, variant, title: `${pathName(p)}: ${c.name} (${variant.name})` };

@@ -26,6 +26,14 @@ export const ALL_PATHS: Path[] = (['openai', 'claude', 'gemini'] as const).flatM
   ]),
 );
 
+/**
+ * The paths the database servers run: a passthrough stream and a converted whole answer (between them: streams and
+ * whole answers, passthrough and conversion). Money differs by dialect, not by client format.
+ */
+export const SERVER_PATHS: Path[] = ALL_PATHS.filter(
+  (p) => (p.client === 'openai' && p.stream && p.wire === 'openai') || (p.client === 'claude' && !p.stream && p.wire !== 'claude'),
+);
+
 export const pathName = (p: Path) => `${p.client} ${p.stream ? 'stream' : 'non-stream'} ${p.wire === p.client ? 'passthrough' : `via ${p.wire}`}`;
 
 /** A balance below 100 estimates, so calls reserve; and one far above, so they skip the reservation. */

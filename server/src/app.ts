@@ -82,9 +82,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
   });
 
-  const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath));
+  const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath, (err) => app.log.warn({ err }, 'the database ended an idle connection; the pool opens another')));
   if (config.nodeType === 'master') await migrateToLatest(db);
-  const bus = opts.bus ?? (await createBus(config.redisConnString));
+  const bus =
+    opts.bus ??
+    (await createBus(config.redisConnString, {
+      down: (err) => app.log.warn({ err }, 'Redis is unreachable: caches stay local until it is back (other nodes re-read every SYNC_FREQUENCY)'),
+      back: () => app.log.warn('Redis is reachable again'),
+    }));
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
   await options.load();
   const accounts = new AccountState(db.kysely);

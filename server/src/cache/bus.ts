@@ -28,15 +28,38 @@ export class LocalBus implements Bus {
 
 const CHANNEL_PREFIX = 'switchyard:';
 
+/** Told when Redis goes away (once per outage) and when it is back. */
+export interface BusLog {
+  down(err: Error): void;
+  back(): void;
+}
+
+const SILENT: BusLog = { down: () => {}, back: () => {} };
+
+/**
+ * The bus is best effort: a message that cannot be sent (Redis down) is dropped with a warning, and every node
+ * re-reads what the bus would have told it every SYNC_FREQUENCY. So publishing never fails a caller (a console
+ * change is applied here whatever Redis does) and nothing it does can end the process.
+ */
 export class RedisBus implements Bus {
   readonly nodeId = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly handlers = new Map<string, Handler[]>();
+  private down = false;
 
-  constructor(RedisClient: typeof Redis, url: string) {
+  constructor(
+    RedisClient: typeof Redis,
+    url: string,
+    private readonly log: BusLog = SILENT,
+  ) {
     this.pub = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
     this.sub = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    for (const client of [this.pub, this.sub]) {
+      // Without a listener ioredis prints every failed reconnect to stderr.
+      client.on('error', (err: Error) => this.wentDown(err));
+      client.on('ready', () => this.cameBack());
+    }
     this.sub.on('message', (channel: string, raw: string) => {
       const topic = channel.slice(CHANNEL_PREFIX.length);
       const sep = raw.indexOf('|');
@@ -46,7 +69,23 @@ export class RedisBus implements Bus {
   }
 
   async publish(topic: string, message: string): Promise<void> {
-    await this.pub.publish(CHANNEL_PREFIX + topic, `${this.nodeId}|${message}`);
+    try {
+      await this.pub.publish(CHANNEL_PREFIX + topic, `${this.nodeId}|${message}`);
+    } catch (err) {
+      this.wentDown(err as Error);
+    }
+  }
+
+  private wentDown(err: Error): void {
+    if (this.down) return;
+    this.down = true;
+    this.log.down(err);
+  }
+
+  private cameBack(): void {
+    if (!this.down) return;
+    this.down = false;
+    this.log.back();
   }
 
   subscribe(topic: string, handler: Handler): void {
@@ -54,7 +93,8 @@ export class RedisBus implements Bus {
     if (list) list.push(handler);
     else {
       this.handlers.set(topic, [handler]);
-      void this.sub.subscribe(CHANNEL_PREFIX + topic);
+      // Subscriptions are renewed by ioredis on every reconnect; one that fails now is retried then.
+      this.sub.subscribe(CHANNEL_PREFIX + topic).catch((err: unknown) => this.wentDown(err as Error));
     }
   }
 
@@ -70,8 +110,8 @@ export class RedisBus implements Bus {
 }
 
 /** Redis is only loaded when configured (the client costs memory a single node does not need). */
-export async function createBus(redisUrl: string): Promise<Bus> {
+export async function createBus(redisUrl: string, log?: BusLog): Promise<Bus> {
   if (!redisUrl) return new LocalBus();
   const { Redis } = await import('ioredis');
-  return new RedisBus(Redis, redisUrl);
+  return new RedisBus(Redis, redisUrl, log);
 }

@@ -40,13 +40,22 @@ async function openSqlite(file: string): Promise<SqliteDatabase> {
   return database;
 }
 
-async function postgresDialect(dsn: string): Promise<KyselyDialect> {
+/** Told when the server ends a connection the pool holds idle (a restart, a failover); the pool opens another. */
+export type LostConnection = (err: Error) => void;
+
+async function postgresDialect(dsn: string, onLost: LostConnection): Promise<KyselyDialect> {
   const pg = await import('pg');
   const { Pool, types } = pg.default;
   // int8 (counts, bigint quota) and numeric (SUM) arrive as strings by default; quota stays far below 2^53.
   types.setTypeParser(20, (v: string) => Number.parseInt(v, 10));
   types.setTypeParser(1700, (v: string) => Number.parseFloat(v));
-  return new PostgresDialect({ pool: new Pool({ connectionString: dsn, max: 20 }) });
+  const pool = new Pool({ connectionString: dsn, max: 20 });
+  // pg emits a connection's end on the pool while the client is idle and on the client while it is checked out
+  // between queries (inside a transaction); an 'error' event nobody listens to ends the process. The query that
+  // needed the connection still fails where it is awaited.
+  pool.on('error', onLost);
+  pool.on('connect', (client) => client.on('error', onLost));
+  return new PostgresDialect({ pool });
 }
 
 async function mysqlDialect(dsn: string): Promise<KyselyDialect> {
@@ -62,7 +71,7 @@ async function mysqlDialect(dsn: string): Promise<KyselyDialect> {
   return new MysqlDialect({ pool: async () => pool });
 }
 
-export async function connect(sqlDsn: string, sqlitePath: string): Promise<Db> {
+export async function connect(sqlDsn: string, sqlitePath: string, onLost: LostConnection = () => {}): Promise<Db> {
   const dialect = dialectOf(sqlDsn);
   if (dialect === 'sqlite') {
     const database = await openSqlite(sqlDsn.startsWith('sqlite:') ? sqlDsn.slice('sqlite:'.length) : sqlitePath);
@@ -70,7 +79,7 @@ export async function connect(sqlDsn: string, sqlitePath: string): Promise<Db> {
     registerSqliteHandle(kysely, database);
     return { kysely, dialect, close: () => kysely.destroy() };
   }
-  const driver = dialect === 'postgres' ? await postgresDialect(sqlDsn) : await mysqlDialect(sqlDsn);
+  const driver = dialect === 'postgres' ? await postgresDialect(sqlDsn, onLost) : await mysqlDialect(sqlDsn);
   const kysely = new Kysely<Database>({ dialect: driver });
   return { kysely, dialect, close: () => kysely.destroy() };
 }

@@ -5,6 +5,7 @@ import * as topUpQuota from './migrations/002_top_up_quota.js';
 import * as logIndexes from './migrations/003_log_indexes.js';
 import * as dropLogTokenIndex from './migrations/004_drop_log_token_index.js';
 import * as responses from './migrations/005_responses.js';
+import * as settlementBatches from './migrations/006_settlement_batches.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -16,6 +17,7 @@ const migrations: Record<string, DialectMigration> = {
   '003_log_indexes': logIndexes,
   '004_drop_log_token_index': dropLogTokenIndex,
   '005_responses': responses,
+  '006_settlement_batches': settlementBatches,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -208,6 +208,12 @@ export interface ResponsesTable {
   input: string;
 }
 
+/** Settlement batches written on a database server, so a batch whose commit was in doubt is never written twice. */
+export interface SettlementBatchesTable {
+  id: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -221,6 +227,7 @@ export interface Database {
   quota_data: QuotaDataTable;
   top_ups: TopUpsTable;
   responses: ResponsesTable;
+  settlement_batches: SettlementBatchesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

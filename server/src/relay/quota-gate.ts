@@ -34,6 +34,11 @@ interface Waiter {
 export class QuotaGate {
   /** Per user: reservations this node holds (calls admitted and not yet settled). */
   private readonly held = new Map<number, number>();
+  /**
+   * Per user: settlements of reservations queued and not yet written. Their balance is on its way back: while the
+   * database cannot take a settlement batch (it is retried), calls keep waiting for it rather than being refused.
+   */
+  private readonly unwritten = new Map<number, number>();
   /** Per user: calls waiting, oldest first. */
   private readonly waiting = new Map<number, Waiter[]>();
   /** Users whose queue is being tried now (one try at a time per user). */
@@ -67,15 +72,19 @@ export class QuotaGate {
 
   /** A reservation of the user is settled or refunded (queued for writing): its balance will come back. */
   release(userId: number): void {
-    const n = (this.held.get(userId) ?? 1) - 1;
-    if (n > 0) this.held.set(userId, n);
-    else this.held.delete(userId);
+    decrement(this.held, userId);
+    this.unwritten.set(userId, (this.unwritten.get(userId) ?? 0) + 1);
     if (this.waiting.has(userId)) this.flushSoon();
   }
 
-  /** Settlements of these users were written: their waiting calls try again. */
+  /** Settlements of reservations were written, one user id per settlement: the users' waiting calls try again. */
   settled(userIds: Iterable<number>): void {
-    for (const id of userIds) if (this.waiting.has(id)) void this.tryQueue(id);
+    const users = new Set<number>();
+    for (const id of userIds) {
+      decrement(this.unwritten, id);
+      users.add(id);
+    }
+    for (const id of users) if (this.waiting.has(id)) void this.tryQueue(id);
   }
 
   /** Calls waiting now, for all users (tests and metrics). */
@@ -117,7 +126,7 @@ export class QuotaGate {
 
   private expired(w: Waiter, userId: number): boolean {
     const now = this.now();
-    return now >= w.deadline || (now >= w.graceEnd && !this.held.has(userId));
+    return now >= w.deadline || (now >= w.graceEnd && !this.held.has(userId) && !this.unwritten.has(userId));
   }
 
   private take(userId: number, outcome: ReserveOutcome): void {
@@ -136,4 +145,10 @@ export class QuotaGate {
     }, POLL_MS);
     this.timer.unref();
   }
+}
+
+function decrement(counts: Map<number, number>, userId: number): void {
+  const n = (counts.get(userId) ?? 1) - 1;
+  if (n > 0) counts.set(userId, n);
+  else counts.delete(userId);
 }

@@ -165,6 +165,19 @@ describe.each(testDatabases())('money on $name', (database) => {
     await f.t.call(f.root, { method: 'DELETE', url: `/api/channel/${channel}/` });
   });
 
+  // A passthrough answer is forwarded as its bytes; one that cannot be read (no usage, not JSON) is refused as the
+  // converted path refuses it, instead of reaching the client as a 200 it cannot parse and being billed by its text.
+  it('answers 502 and charges nothing when a passthrough upstream answers JSON that does not parse', async () => {
+    steady.behaviour = { malformed: true };
+    const channel = await f.channel({ base_url: steady.url, key: steady.key, models: 'gpt-4o' });
+    const { logs } = await books({ unlimited_quota: false, remain_quota: 1_000_000 }, async (key) => {
+      await expect(f.client(key).chat.completions.create(chat)).rejects.toMatchObject({ status: 502 });
+    });
+    expect(logs.count).toBe(0);
+    steady.behaviour = {};
+    await f.t.call(f.root, { method: 'DELETE', url: `/api/channel/${channel}/` });
+  });
+
   it('refunds the reservation in full when every channel fails', async () => {
     await f.setOption('RetryTimes', '1');
     flaky.behaviour = { fail: { status: 500 } };

@@ -249,9 +249,14 @@ export async function deliverConvertedStream(
   return { usage, firstTokenAt: tally.firstTokenAt, completed, note };
 }
 
+/** An upstream answer that cannot be read: refused (502) before any of it reaches the client, and not billed. */
+const unreadableAnswer = () => upstreamError(502, '上游返回的内容无法解析', 'bad_upstream_response', 'upstream_error');
+
 /**
  * Same-format JSON answers (chat, completions, embeddings, moderations, rerank, images, transcriptions). When no
- * usage came, the answer is read as canonical (decode) to count what it generated.
+ * usage came, the answer is read as canonical (decode) to count what it generated; when it then is not JSON at all
+ * (and its kind of call always answers JSON), it is refused as a converted answer would be, rather than reaching the
+ * client as a 200 it cannot parse and being billed by its text.
  */
 export function deliverJson(
   call: ClientCall,
@@ -260,20 +265,26 @@ export function deliverJson(
   read: { usage: (body: Buffer) => Usage | null; decode?: (body: Buffer) => Record<string, unknown> },
 ): Delivery {
   const { body } = res;
+  // Only the usage object is parsed, unless the answer must be counted here.
+  const usage = read.usage(body);
+  let answer: Record<string, unknown> | null = null;
+  if (!usage) {
+    try {
+      answer = read.decode ? read.decode(body) : parseObject(body);
+    } catch {
+      answer = null;
+    }
+    if (!answer && answersJson(call) && !parseObject(body)) throw unreadableAnswer();
+  }
   const firstTokenAt = Date.now();
   out.writeHead(res.statusCode, copyHeaders(res, { 'content-length': String(body.length) }));
   out.end(body);
-  // Usage is read after the answer went out: only the usage object is parsed, unless it must be counted here.
-  const usage = read.usage(body);
   if (usage) return { usage, firstTokenAt, completed: true, note: '' };
-  let answer: Record<string, unknown> | null = null;
-  try {
-    answer = read.decode ? read.decode(body) : parseObject(body);
-  } catch {
-    answer = null;
-  }
   return { usage: countedUsage(call, answer ?? { text: body.toString('utf8') }), firstTokenAt, completed: true, note: UNREPORTED_NOTE };
 }
+
+/** Speech-to-text may answer plain text, SRT or VTT; every other JSON call answers a JSON object. */
+const answersJson = (call: ClientCall) => call.mode !== 'transcriptions' && call.mode !== 'translations';
 
 /** An answer of another wire format: decoded to the canonical answer, then written in the client's format. */
 export function deliverConvertedJson(
@@ -287,7 +298,7 @@ export function deliverConvertedJson(
   try {
     answer = convert.decode(res.body);
   } catch {
-    throw upstreamError(502, '上游返回的内容无法解析', 'bad_upstream_response', 'upstream_error');
+    throw unreadableAnswer();
   }
   const reported = readUsage(answer.usage);
   const usage = reported ?? countedUsage(call, answer);

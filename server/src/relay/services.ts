@@ -26,9 +26,9 @@ export function createRelayServices(config: Config, db: Kysely<Database>, log: F
   const settler = new Settler(db, log);
   const quotaGate = new QuotaGate(db, () => settler.flushSoon());
   settler.onWritten = (batch) => {
-    const users = new Set<number>();
-    for (const s of batch) if (s.reservation.amount > 0) users.add(s.reservation.userId);
-    if (users.size > 0) quotaGate.settled(users);
+    const users: number[] = [];
+    for (const s of batch) if (s.reservation.amount > 0) users.push(s.reservation.userId);
+    if (users.length > 0) quotaGate.settled(users);
   };
   return {
     upstream,

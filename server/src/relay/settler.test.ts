@@ -163,6 +163,32 @@ describe.each(testDatabases())('settlement batches on $name', (database) => {
     expect(logs.map((l) => l.quota)).toEqual([3, 4, 5]);
   });
 
+  // A log table that is away (renamed by a migration, locked, restored) refuses every row alike: that is the database
+  // being unable to write, not each row being bad, so the batch waits rather than its logs being set aside.
+  it('keeps a batch while the consume log table is away and writes every charge with its log once it is back', async () => {
+    const a = await account();
+    const { logger } = recordingLogger();
+    const settler = new Settler(db.kysely, logger, 10);
+    const rename = (from: string, to: string) =>
+      db.dialect === 'mysql' ? sql`rename table ${sql.id(from)} to ${sql.id(to)}` : sql`alter table ${sql.id(from)} rename to ${sql.id(to)}`;
+    await rename('logs', 'logs_away').execute(db.kysely);
+    try {
+      settler.add(settlement(a, 6));
+      settler.add(settlement(a, 7));
+      await settler.flush();
+      expect(settler.pending).toBe(2);
+      const user = await db.kysely.selectFrom('users').select('quota').where('id', '=', a.userId).executeTakeFirstOrThrow();
+      expect(user.quota).toBe(1_000_000);
+    } finally {
+      await rename('logs_away', 'logs').execute(db.kysely);
+    }
+    expect(await settler.close(Date.now() + 10_000)).toBe(0);
+    const { spent, logs } = await books(a);
+    expect(spent).toBe(13);
+    expect(logs.map((l) => l.quota)).toEqual([6, 7]);
+    expect(settler.stats.setAsideRows).toBe(0);
+  });
+
   it('writes the other rows of a log batch when the database refuses one, and reports the refused row', async () => {
     const a = await account();
     const refused: NewLog[] = [];

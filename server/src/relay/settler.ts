@@ -1,8 +1,10 @@
+import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../db/schema.js';
 import { repairLogRow } from '../store/log-row.js';
-import { applySettlements, applySettlementsIsolated, type Settlement } from '../store/quota.js';
+import { applySettlements, applySettlementsIsolated, pruneSettlementBatches, settlementBatchWritten, type Settlement } from '../store/quota.js';
+import { databaseCannotWrite } from '../store/write-failure.js';
 
 /** What the settler has been through since start (for metrics and the error log). */
 export interface SettlerStats {
@@ -18,6 +20,15 @@ export interface SettlerStats {
 
 /** Waits between retries of a batch the database could not take at all (it is down or unreachable). */
 const RETRY_MS = [250, 500, 1000, 2000, 5000];
+/** Batch records older than this are pruned (every PRUNE_EVERY batches): only a batch still in doubt is looked up. */
+const BATCH_RECORD_SECONDS = 3600;
+const PRUNE_EVERY = 1000;
+
+/** A batch the database could not take, kept with the id its writes record, to be written again before newer calls. */
+interface KeptBatch {
+  id: string;
+  settlements: Settlement[];
+}
 
 /**
  * Batches the final accounting of calls: balances, counters and consume logs are written together, in one
@@ -26,14 +37,18 @@ const RETRY_MS = [250, 500, 1000, 2000, 5000];
  * One bad row must never hold back the others: a batch the database refuses is written again with its rows repaired
  * (log-row.ts) and each log under its own savepoint, so the charges always land and a row still refused is set aside
  * into the error log, whole. Only a batch that cannot be written at all (the database is away) is kept, in order, and
- * retried. close() writes everything still queued (graceful shutdown).
+ * retried. A batch is never written twice: each records its id in its own transaction, and a kept batch is first
+ * looked up, since the connection may have died after the database committed it. close() writes everything still
+ * queued (graceful shutdown).
  */
 export class Settler {
   readonly stats: SettlerStats = { batches: 0, failedBatches: 0, repairedRows: 0, setAsideRows: 0 };
   private queue: Settlement[] = [];
+  private kept: KeptBatch[] = [];
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private failuresInARow = 0;
+  private sincePrune = 0;
   /** Told of every batch written (whole or row by row), e.g. so calls waiting for balance try again. */
   onWritten: ((batch: readonly Settlement[]) => void) | null = null;
 
@@ -71,40 +86,63 @@ export class Settler {
       this.timer = null;
     }
     while (this.flushing) await this.flushing;
-    if (this.queue.length === 0) return;
-    const batch = this.queue;
-    this.queue = [];
-    this.flushing = this.write(batch).finally(() => {
+    if (this.pending === 0) return;
+    this.flushing = this.writeAll().finally(() => {
       this.flushing = null;
     });
     await this.flushing;
   }
 
-  private async write(batch: Settlement[]): Promise<void> {
+  /** Kept batches first, in order (one that fails again ends the round), then what is queued as a new batch. */
+  private async writeAll(): Promise<void> {
+    while (this.kept.length > 0) {
+      if (!(await this.write(this.kept[0]))) return;
+      this.kept.shift();
+    }
+    if (this.queue.length === 0) return;
+    const batch: KeptBatch = { id: randomBytes(16).toString('hex'), settlements: this.queue };
+    this.queue = [];
+    if (!(await this.write(batch))) this.kept.push(batch);
+  }
+
+  /** One attempt at a batch; false when the database could not take it (then a retry is scheduled). */
+  private async write(batch: KeptBatch): Promise<boolean> {
     try {
-      await applySettlements(this.db, batch);
-      this.written(batch);
-      return;
+      // A batch kept after a failed attempt may have been committed all the same, its answer lost with the connection.
+      if (batch !== this.kept[0] || !(await settlementBatchWritten(this.db, batch.id))) {
+        await applySettlements(this.db, batch.settlements, batch.id);
+      } else {
+        this.log.warn({ size: batch.settlements.length }, 'a settlement batch whose commit was in doubt had been written; not writing it again');
+      }
+      this.written(batch.settlements);
+      return true;
     } catch (err) {
       this.stats.failedBatches++;
-      this.log.warn({ err, size: batch.length }, 'settlement batch refused; writing it row by row');
+      // Not the rows' fault: writing them one by one would fail the same way.
+      if (databaseCannotWrite(err)) return this.retryLater(batch, err);
+      this.log.warn({ err, size: batch.settlements.length }, 'settlement batch refused; writing it row by row');
     }
-    const repaired = batch.map((s) => this.repaired(s));
+    batch.settlements = batch.settlements.map((s) => this.repaired(s));
     try {
-      const refused = await applySettlementsIsolated(this.db, repaired);
+      const refused = await applySettlementsIsolated(this.db, batch.settlements, batch.id);
       for (const row of refused) {
         this.stats.setAsideRows++;
         this.log.error({ row }, 'consume log refused by the database: its charge is applied, the row is set aside here');
       }
-      this.written(repaired);
+      this.written(batch.settlements);
+      return true;
     } catch (err) {
-      // Nothing could be written: the database is away. Keep the batch ahead of newer calls and try again.
-      const wait = RETRY_MS[Math.min(this.failuresInARow, RETRY_MS.length - 1)];
-      this.failuresInARow++;
-      this.log.error({ err, size: repaired.length, pending: repaired.length + this.queue.length, retryInMs: wait }, 'settlement write failed; will retry');
-      this.queue = repaired.concat(this.queue);
-      this.schedule(wait);
+      return this.retryLater(batch, err);
     }
+  }
+
+  /** Nothing could be written: the database is away. The batch stays ahead of newer calls and is tried again. */
+  private retryLater(batch: KeptBatch, err: unknown): false {
+    const wait = RETRY_MS[Math.min(this.failuresInARow, RETRY_MS.length - 1)];
+    this.failuresInARow++;
+    this.log.error({ err, size: batch.settlements.length, pending: this.pending + batch.settlements.length, retryInMs: wait }, 'settlement write failed; will retry');
+    this.schedule(wait);
+    return false;
   }
 
   private written(batch: readonly Settlement[]): void {
@@ -112,6 +150,12 @@ export class Settler {
     this.failuresInARow = 0;
     if (this.queue.length > 0) this.schedule(this.intervalMs);
     this.onWritten?.(batch);
+    if (++this.sincePrune >= PRUNE_EVERY) {
+      this.sincePrune = 0;
+      pruneSettlementBatches(this.db, Math.floor(Date.now() / 1000) - BATCH_RECORD_SECONDS).catch((err: unknown) =>
+        this.log.warn({ err }, 'pruning settlement batch records failed'),
+      );
+    }
   }
 
   private repaired(s: Settlement): Settlement {
@@ -123,8 +167,11 @@ export class Settler {
     return { ...s, log: row };
   }
 
+  /** Settlements not yet written (queued, or kept after a failed write). */
   get pending(): number {
-    return this.queue.length;
+    let n = this.queue.length;
+    for (const k of this.kept) n += k.settlements.length;
+    return n;
   }
 
   /**
@@ -132,10 +179,10 @@ export class Settler {
    * from now). Resolves with the number of settlements still unwritten.
    */
   async close(deadline = Date.now() + 5000): Promise<number> {
-    while ((this.queue.length > 0 || this.flushing) && Date.now() < deadline) {
+    while ((this.pending > 0 || this.flushing) && Date.now() < deadline) {
       const before = this.failuresInARow;
       await this.flush();
-      if (this.failuresInARow > before && this.queue.length > 0) {
+      if (this.failuresInARow > before && this.pending > 0) {
         await new Promise((r) => setTimeout(r, Math.min(RETRY_MS[0], Math.max(0, deadline - Date.now()))));
       }
     }
@@ -143,7 +190,10 @@ export class Settler {
       clearTimeout(this.timer);
       this.timer = null;
     }
-    if (this.queue.length > 0) this.log.error({ pending: this.queue.length, settlements: this.queue }, 'settlements left unwritten at shutdown');
-    return this.queue.length;
+    if (this.pending > 0) {
+      const settlements = [...this.kept.flatMap((k) => k.settlements), ...this.queue];
+      this.log.error({ pending: settlements.length, settlements }, 'settlements left unwritten at shutdown');
+    }
+    return this.pending;
   }
 }

@@ -5,8 +5,11 @@ import type { UpstreamRequest } from './types.js';
 /*
  * One keep-alive connection pool per upstream origin (undici's Agent keeps them), shared by every request.
  * headersTimeout bounds the wait for an answer (RELAY_TIMEOUT, 0 = none); bodyTimeout is the idle time allowed
- * between two chunks of a streamed body (STREAMING_TIMEOUT).
+ * between two chunks of a streamed body (STREAMING_TIMEOUT). Connecting is bounded by RELAY_TIMEOUT too (10 s at
+ * most): a host that never accepts must not hold a call longer than an upstream that never answers.
  */
+
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /**
  * A call whose answer is read whole (non-stream answers): undici's dispatch() with a plain handler, which costs far
@@ -322,7 +325,7 @@ export function createUpstreamClient(relayTimeoutSeconds: number, streamingTimeo
     pipelining: 1,
     headersTimeout: relayTimeoutSeconds * 1000,
     bodyTimeout: streamingTimeoutSeconds * 1000,
-    connect: { timeout: 10_000 },
+    connect: { timeout: relayTimeoutSeconds > 0 ? Math.min(CONNECT_TIMEOUT_MS, relayTimeoutSeconds * 1000) : CONNECT_TIMEOUT_MS },
   });
   return {
     send(req, signal) {

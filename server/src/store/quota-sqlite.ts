@@ -1,5 +1,6 @@
 import type { Database as SqliteDatabase, Statement } from 'better-sqlite3';
 import type { NewLog } from '../db/schema.js';
+import { databaseCannotWrite } from './write-failure.js';
 
 /*
  * The relay's balance writes on SQLite, run synchronously with prepared statements: one settlement batch or one
@@ -108,7 +109,8 @@ function settleBalances(s: Statements, changes: BalanceChanges): void {
 
 /**
  * settleSync with each log inserted under its own savepoint (better-sqlite3 nests transactions that way): the rows
- * the database refuses are rolled back alone and returned. Null when busy or a log lacks a column.
+ * the database refuses are rolled back alone and returned. Null when busy or a log lacks a column. A log the database
+ * cannot write whatever it holds (the table away, the file locked) throws, and nothing of the batch is written.
  */
 export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges): NewLog[] | null {
   if (db.inTransaction) return null;
@@ -124,7 +126,8 @@ export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges):
     for (const row of rows) {
       try {
         db.transaction(() => insertOne.run(LOG_COLUMNS.map((column) => row[column])))();
-      } catch {
+      } catch (err) {
+        if (databaseCannotWrite(err)) throw err;
         refused.push(row as NewLog);
       }
     }

@@ -2,6 +2,7 @@ import { CompiledQuery, sql, type Kysely, type Transaction } from 'kysely';
 import type { Database, NewLog } from '../db/schema.js';
 import { sqliteHandleOf } from '../db/sqlite-handle.js';
 import { reserveSync, settleSync, settleSyncIsolated, type BalanceChanges } from './quota-sqlite.js';
+import { databaseCannotWrite } from './write-failure.js';
 
 /*
  * Every change of a balance made by the relay goes through here: conditional updates inside transactions that
@@ -66,14 +67,17 @@ export interface Settlement {
 /**
  * Applies settlements in one transaction: the difference between cost and reservation moves the balances, used
  * quota and request counts grow, channels' used quota grows, and each call's consume log is written with it —
- * so the logs always add up to the balances.
+ * so the logs always add up to the balances. `batchId` is recorded in the same transaction (settlement_batches),
+ * so after a commit whose answer was lost `settlementBatchWritten` tells whether it happened. SQLite's synchronous
+ * path records none: in-process, a commit that fails did not happen.
  */
-export async function applySettlements(db: Kysely<Database>, batch: Settlement[]): Promise<void> {
+export async function applySettlements(db: Kysely<Database>, batch: Settlement[], batchId?: string): Promise<void> {
   if (batch.length === 0) return;
   const changes = balanceChanges(batch);
   const sqlite = sqliteHandleOf(db);
   if (sqlite && settleSync(sqlite, changes)) return;
   await db.transaction().execute(async (trx) => {
+    await recordBatch(trx, batchId);
     await applyBalances(trx, changes);
     const { logs } = changes;
     for (let i = 0; i < logs.length; i += 100) await insertLogs(db, trx, logs.slice(i, i + 100));
@@ -83,15 +87,18 @@ export async function applySettlements(db: Kysely<Database>, batch: Settlement[]
 /**
  * The same writes as applySettlements, each consume log inserted on its own under a savepoint: a row the database
  * refuses is rolled back alone and returned, while the balances and every other row are written. For a batch that
- * failed as a whole; slower, so never the first try.
+ * failed as a whole; slower, so never the first try. A log the database cannot write whatever it holds (the table
+ * away or locked, the connection lost) fails the whole transaction instead, so the batch is kept and retried rather
+ * than every log set aside.
  */
-export async function applySettlementsIsolated(db: Kysely<Database>, batch: Settlement[]): Promise<NewLog[]> {
+export async function applySettlementsIsolated(db: Kysely<Database>, batch: Settlement[], batchId?: string): Promise<NewLog[]> {
   if (batch.length === 0) return [];
   const changes = balanceChanges(batch);
   const sqlite = sqliteHandleOf(db);
   const refusedSync = sqlite ? settleSyncIsolated(sqlite, changes) : null;
   if (refusedSync) return refusedSync;
   return db.transaction().execute(async (trx) => {
+    await recordBatch(trx, batchId);
     await applyBalances(trx, changes);
     const refused: NewLog[] = [];
     for (const row of changes.logs) {
@@ -99,13 +106,29 @@ export async function applySettlementsIsolated(db: Kysely<Database>, batch: Sett
       try {
         await trx.insertInto('logs').values(row).execute();
         await sql`release savepoint log_row`.execute(trx);
-      } catch {
+      } catch (err) {
+        if (databaseCannotWrite(err)) throw err;
         await sql`rollback to savepoint log_row`.execute(trx);
         refused.push(row);
       }
     }
     return refused;
   });
+}
+
+async function recordBatch(trx: Transaction<Database>, batchId: string | undefined): Promise<void> {
+  if (batchId) await trx.insertInto('settlement_batches').values({ id: batchId, created_at: Math.floor(Date.now() / 1000) }).execute();
+}
+
+/** Whether the settlement batch `batchId` was written (its commit's answer may have been lost with the connection). */
+export async function settlementBatchWritten(db: Kysely<Database>, batchId: string): Promise<boolean> {
+  const row = await db.selectFrom('settlement_batches').select('id').where('id', '=', batchId).executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Forgets the batches recorded before `before` (unix seconds): only a batch still in doubt is ever looked up. */
+export async function pruneSettlementBatches(db: Kysely<Database>, before: number): Promise<void> {
+  await db.deleteFrom('settlement_batches').where('created_at', '<', before).execute();
 }
 
 async function applyBalances(trx: Transaction<Database>, changes: BalanceChanges): Promise<void> {

@@ -1,18 +1,30 @@
 import type http from 'node:http';
-import { dropConnection, type PlainRequest, type RecordingServer, sendJson, serveMock, sleep, startRecordingServer } from './mocks/local-server.js';
+import {
+  dropConnection,
+  type PlainRequest,
+  type RecordingServer,
+  sendHalfJson,
+  sendJson,
+  serveMock,
+  sleep,
+  stallConnection,
+  startRecordingServer,
+  waitUnlessGone,
+} from './mocks/local-server.js';
 
 /*
  * A local server that speaks OpenAI's wire format: it checks the bearer key (or Azure's api-key header), requires
  * the fields OpenAI requires, answers with OpenAI's JSON and SSE shapes, and fails on demand the way OpenAI fails.
- * Tests script it per call with `fail`, `cutAfter`, `omitUsage`, `delayMs`.
+ * Tests script it per call with `fail`, `cutAfter`, `omitUsage`, `delayMs`, and the faults of the fault matrix:
+ * `headDelayMs`, `stallAfter`, `malformed`, `fail.retryAfter`.
  */
 
 export type MockRequest = PlainRequest;
 
 export interface MockBehaviour {
   /** Answer with this status and OpenAI error body instead of success. */
-  fail?: { status: number; message?: string; type?: string; code?: string };
-  /** Streams: stop (destroy the socket) after this many content chunks. */
+  fail?: { status: number; message?: string; type?: string; code?: string; retryAfter?: string };
+  /** Drop the connection: streams after this many content chunks, whole chat answers half-way through the body. */
   cutAfter?: number;
   /** Leave usage out of the answer (and out of the stream even when asked). */
   omitUsage?: boolean;
@@ -22,6 +34,12 @@ export interface MockBehaviour {
   chunks?: string[];
   /** Fail this share of calls (0..1) with a 500, at random. */
   failRate?: number;
+  /** Wait this long before the status line, streams included (a first byte that comes late or never). */
+  headDelayMs?: number;
+  /** Go silent with the connection open: streams after this many content chunks, other answers half-way through. */
+  stallAfter?: number;
+  /** Answer 200 with JSON that does not parse; streams: one broken event after the first content chunk. */
+  malformed?: boolean;
 }
 
 export interface MockOpenAI extends RecordingServer {
@@ -58,6 +76,8 @@ async function streamChat(res: http.ServerResponse, model: string, b: MockBehavi
   if (!legacy) event({ id, object, created, model, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }] });
   for (let i = 0; i < chunks.length; i++) {
     if (b.cutAfter !== undefined && i >= b.cutAfter) return dropConnection(res);
+    if (b.stallAfter !== undefined && i >= b.stallAfter) return stallConnection(res);
+    if (b.malformed && i === 1) res.write(`data: {"id":"${id}","object":"${object}","choices":[{"index":0,"delta":{"content":"brok\n\n`);
     if (b.delayMs) await sleep(b.delayMs);
     if (legacy) event({ id, object, created, model, choices: [{ index: 0, text: chunks[i], finish_reason: null }] });
     else event({ id, object, created, model, choices: [{ index: 0, delta: { content: chunks[i] }, finish_reason: null }] });
@@ -67,6 +87,14 @@ async function streamChat(res: http.ServerResponse, model: string, b: MockBehavi
   if (includeUsage && !b.omitUsage) event({ id, object, created, model, choices: [], usage: MOCK_USAGE });
   res.write('data: [DONE]\n\n');
   res.end();
+}
+
+/** The first half of a whole answer, then silence with the connection open. */
+function stallHalfWay(res: http.ServerResponse, body: unknown): Promise<void> {
+  const bytes = Buffer.from(JSON.stringify(body));
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': bytes.length });
+  res.write(bytes.subarray(0, bytes.length >> 1));
+  return stallConnection(res);
 }
 
 function requireFields(json: Record<string, unknown> | null, fields: string[]): string | null {
@@ -84,9 +112,11 @@ async function handle(mock: MockOpenAI, req: MockRequest, res: http.ServerRespon
   }
   const b = mock.queue.shift() ?? mock.behaviour;
   if (b.delayMs && !req.json?.stream) await sleep(b.delayMs);
+  if (b.headDelayMs) await waitUnlessGone(res, b.headDelayMs);
+  if (res.destroyed) return;
   const fail = b.fail ?? (b.failRate && Math.random() < b.failRate ? { status: 500 } : undefined);
   if (fail) {
-    send(res, fail.status, errorBody(fail.status, fail));
+    sendJson(res, fail.status, JSON.stringify(errorBody(fail.status, fail)), fail.retryAfter ? { 'retry-after': fail.retryAfter } : {});
     return;
   }
   const task = azure ? req.path.replace(/^\/openai\/deployments\/[^/]+\//, '/v1/') : req.path;
@@ -100,14 +130,18 @@ async function handle(mock: MockOpenAI, req: MockRequest, res: http.ServerRespon
       const streamOptions = req.json!.stream_options as { include_usage?: boolean } | undefined;
       if (req.json!.stream === true) return streamChat(res, model, b, streamOptions?.include_usage === true, false);
       const content = (b.chunks ?? DEFAULT_CHUNKS).join('');
-      return send(res, 200, {
+      if (b.malformed) return sendJson(res, 200, `{"id":"chatcmpl-mock","object":"chat.completion","created":${created},"choices":[{"index":0,"message":{"role":"assistant","content":"${content}`);
+      const answer = {
         id: 'chatcmpl-mock',
         object: 'chat.completion',
         created,
         model,
         choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' }],
         usage,
-      });
+      };
+      if (b.stallAfter !== undefined) return stallHalfWay(res, answer);
+      if (b.cutAfter !== undefined) return sendHalfJson(res, Buffer.from(JSON.stringify(answer)));
+      return send(res, 200, answer);
     }
     case '/v1/completions': {
       const missing = requireFields(req.json, ['model', 'prompt']);

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ClaudeMock, startClaudeMock } from './claude.js';
-import { type FixtureCase, fillModel, loadCaseFolder } from './fixture-cases.js';
+import { type FixtureCase, fillModel, isWellFormed, loadCaseFolder } from './fixture-cases.js';
 
 const FIXTURES = new URL('../fixtures/claude/', import.meta.url);
 const messages = loadCaseFolder(new URL('messages/', FIXTURES));
@@ -27,8 +27,8 @@ const eventsOf = (c: FixtureCase, model: string): unknown[] =>
     .map((e) => JSON.parse(fillModel(e, model).split('\n').find((l) => l.startsWith('data: '))!.slice(6)));
 const hasErrorEvent = (c: FixtureCase) => c.events!.some((e) => e.startsWith('event: error'));
 
-const answered = [...messages.values()].filter((c) => c.answer?.status === 200 && !c.answer.cut);
-const streamed = [...messages.values()].filter((c) => c.events && !c.answer?.cut && !hasErrorEvent(c));
+const answered = [...messages.values()].filter((c) => c.answer?.status === 200 && !c.answer.cut && isWellFormed(c));
+const streamed = [...messages.values()].filter((c) => c.events && !c.answer?.cut && isWellFormed(c) && !hasErrorEvent(c));
 
 async function collect(stream: AsyncIterable<unknown>): Promise<{ events: unknown[]; error: unknown }> {
   const events: unknown[] = [];

@@ -12,7 +12,7 @@ import {
   sendStream,
   startFixtureServer,
 } from './fixture-cases.js';
-import { serveMock } from './local-server.js';
+import { serveMock, waitUnlessGone } from './local-server.js';
 
 /*
  * A local Anthropic Messages API (channel type 14) answering from fixture files in ../fixtures/claude/.
@@ -29,7 +29,9 @@ import { serveMock } from './local-server.js';
  * a case that exists only for another route answers with this route's default (count_tokens of "mock-tool-use").
  *
  * messages/: default, tool-use, thinking-signature, cache-usage, max-tokens, no-usage, stream-error (SSE error event
- *   mid-stream; 529 when not streamed), cut (the socket is destroyed before message_stop / half-way through the JSON).
+ *   mid-stream; 529 when not streamed), cut (the socket is destroyed before message_stop / half-way through the JSON),
+ *   malformed (JSON that does not parse / an event whose data does not parse).
+ * Timing faults are the mock's options: `headDelayMs` (late first byte), `stallAfter` (silence mid-answer).
  * errors/: bad-request 400, unauthorized 401, forbidden 403, rate-limit 429 (retry-after), server-error 500,
  *   overloaded 529.
  * Adding a case is adding `<case>.json` (+ `<case>.sse`) — see fixture-cases.ts for the file format.
@@ -41,11 +43,17 @@ export interface ClaudeMockOptions {
   key?: string;
   /** Pause before each streamed event (ms). */
   eventDelayMs?: number;
+  /** Wait this long before the status line (ms): a first byte that comes late or never. */
+  headDelayMs?: number;
+  /** Go silent with the connection open: streams after this many events, JSON answers half-way through. */
+  stallAfter?: number;
 }
 
 export interface ClaudeMock extends FixtureServer {
   key: string;
   eventDelayMs: number;
+  headDelayMs: number;
+  stallAfter: number | undefined;
 }
 
 const FIXTURES = new URL('../fixtures/claude/', import.meta.url);
@@ -103,11 +111,14 @@ async function answer(mock: ClaudeMock, folders: Folders, rec: MockRequest, res:
   if (!c && [folders.messages, folders.countTokens].some(known)) c = route.get(DEFAULT_CASE);
   if (!c) return refuse(res, rec, 404, 'not_found_error', `model: ${model}`);
   rec.case = c.name;
+  if (mock.headDelayMs) await waitUnlessGone(res, mock.headDelayMs);
+  if (res.destroyed) return;
   if (rec.json!.stream === true && c.events) {
     const framed = c.events.map((e) => `${fillModel(e, model)}\n\n`);
     return sendStream(res, rec, { ...SSE_HEADERS, 'request-id': nextRequestId() }, framed, {
       cut: c.answer?.cut === true,
       delayMs: mock.eventDelayMs,
+      stallAfter: mock.stallAfter,
     });
   }
   if (!c.answer) return refuse(res, rec, 500, 'api_error', `fixture ${c.name} has no JSON answer`);
@@ -115,7 +126,7 @@ async function answer(mock: ClaudeMock, folders: Folders, rec: MockRequest, res:
   const body = a.body as { request_id?: unknown } | null;
   const requestId = typeof body?.request_id === 'string' ? body.request_id : nextRequestId();
   const headers = { 'content-type': JSON_TYPE, 'request-id': requestId, ...a.headers };
-  return sendBody(res, rec, a.status, headers, fillModel(JSON.stringify(a.body), model), a.cut);
+  return sendBody(res, rec, a.status, headers, fillModel(a.raw ?? JSON.stringify(a.body), model), a.cut, mock.stallAfter !== undefined);
 }
 
 async function handle(mock: ClaudeMock, folders: Folders, rec: MockRequest, res: http.ServerResponse): Promise<void> {
@@ -139,6 +150,6 @@ async function handle(mock: ClaudeMock, folders: Folders, rec: MockRequest, res:
 
 export async function startClaudeMock(opts: ClaudeMockOptions = {}): Promise<ClaudeMock> {
   const folders = loadFolders();
-  const fields = { key: opts.key ?? CLAUDE_MOCK_KEY, eventDelayMs: opts.eventDelayMs ?? 0 };
+  const fields = { key: opts.key ?? CLAUDE_MOCK_KEY, eventDelayMs: opts.eventDelayMs ?? 0, headDelayMs: opts.headDelayMs ?? 0, stallAfter: opts.stallAfter };
   return serveMock<ClaudeMock>(fields, (mock) => startFixtureServer((rec, res) => handle(mock, folders, rec, res)));
 }

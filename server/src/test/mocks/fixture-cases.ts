@@ -1,13 +1,14 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import type http from 'node:http';
-import { dropConnection, listenLocal, parseJsonObject, sleep, type LocalServer } from './local-server.js';
+import { dropConnection, listenLocal, parseJsonObject, sleep, stallConnection, type LocalServer } from './local-server.js';
 
 /*
  * The shared half of the fixture-driven mock upstreams: loading cases from a folder, choosing one by model name,
  * recording each request with the exact bytes answered, and writing JSON / SSE answers (whole or cut).
  *
  * A case is `<case>.json` and/or `<case>.sse` in a route folder:
- *   <case>.json  {"status"?: 200, "headers"?: {...}, "body": <the JSON answer>, "cut"?: true}
+ *   <case>.json  {"status"?: 200, "headers"?: {...}, "body": <the JSON answer>, "cut"?: true}, or "raw": "<text>"
+ *                instead of "body" for an answer that is not JSON (a malformed one)
  *   <case>.sse   the streamed answer as SSE events separated by blank lines (LF in the file; each mock frames them
  *                the way its service does). A stream request uses it when present, else the JSON answer.
  * "cut": the answer stops half-way (JSON) or after the last event of the file (SSE) and the socket is destroyed.
@@ -42,6 +43,8 @@ export interface FixtureAnswer {
   status: number;
   headers: Record<string, string>;
   body: unknown;
+  /** The answer's text as written, when it is not JSON. */
+  raw?: string;
   cut: boolean;
 }
 
@@ -70,7 +73,7 @@ export function loadCaseFolder(dir: URL): CaseFolder {
     const text = readFileSync(new URL(file, dir), 'utf8');
     if (file.endsWith('.json')) {
       const raw = JSON.parse(text) as Partial<FixtureAnswer>;
-      get(file.slice(0, -5)).answer = { status: raw.status ?? 200, headers: raw.headers ?? {}, body: raw.body, cut: raw.cut === true };
+      get(file.slice(0, -5)).answer = { status: raw.status ?? 200, headers: raw.headers ?? {}, body: raw.body, raw: raw.raw, cut: raw.cut === true };
     } else if (file.endsWith('.sse')) {
       get(file.slice(0, -4)).events = splitSse(text);
     }
@@ -85,6 +88,26 @@ export function splitSse(text: string): string[] {
     .split(/\n{2,}/)
     .map((block) => block.replace(/^\n+|\n+$/g, ''))
     .filter((block) => block.length > 0);
+}
+
+/** Whether a case's answers are valid JSON event by event (the malformed cases are not, on purpose). */
+export function isWellFormed(c: FixtureCase): boolean {
+  if (c.answer?.raw !== undefined) return false;
+  const parses = (data: string) => {
+    try {
+      JSON.parse(data);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const dataOf = (event: string) =>
+    event
+      .split('\n')
+      .filter((l) => l.startsWith('data:'))
+      .map((l) => l.slice(5).trimStart())
+      .join('\n');
+  return (c.events ?? []).every((e) => parses(dataOf(e)));
 }
 
 /** The case a model name asks for: the part after the last "mock-", or the default case without one. */
@@ -123,7 +146,10 @@ function write(res: http.ServerResponse, rec: MockRequest, bytes: Buffer): void 
   res.write(bytes);
 }
 
-/** A whole answer; with `cut`, only its first half is sent before the connection drops. */
+/**
+ * A whole answer; with `cut`, only its first half is sent before the connection drops; with `stall`, the first half
+ * and then nothing, the connection left open (an upstream gone silent).
+ */
 export async function sendBody(
   res: http.ServerResponse,
   rec: MockRequest,
@@ -131,27 +157,32 @@ export async function sendBody(
   headers: Record<string, string>,
   text: string,
   cut = false,
+  stall = false,
 ): Promise<void> {
   const bytes = Buffer.from(text, 'utf8');
   begin(res, rec, status, { ...headers, 'content-length': String(bytes.length) });
-  if (cut) {
+  if (cut || stall) {
     write(res, rec, bytes.subarray(0, Math.floor(bytes.length / 2)));
-    return cutConnection(res, rec);
+    return stall ? stallConnection(res) : cutConnection(res, rec);
   }
   rec.response.body = bytes;
   res.end(bytes);
 }
 
-/** A streamed answer, one write per framed event (text or binary); with `cut`, the connection drops after the last one. */
+/**
+ * A streamed answer, one write per framed event (text or binary); with `cut`, the connection drops after the last one;
+ * with `stallAfter`, nothing more is written after that many events and the connection stays open.
+ */
 export async function sendStream(
   res: http.ServerResponse,
   rec: MockRequest,
   headers: Record<string, string>,
   framed: Array<string | Buffer>,
-  opts: { cut: boolean; delayMs: number; status?: number },
+  opts: { cut: boolean; delayMs: number; status?: number; stallAfter?: number },
 ): Promise<void> {
   begin(res, rec, opts.status ?? 200, headers);
-  for (const event of framed) {
+  for (const [i, event] of framed.entries()) {
+    if (opts.stallAfter !== undefined && i >= opts.stallAfter) return stallConnection(res);
     if (opts.delayMs > 0) await sleep(opts.delayMs);
     if (res.destroyed) return;
     write(res, rec, typeof event === 'string' ? Buffer.from(event, 'utf8') : event);

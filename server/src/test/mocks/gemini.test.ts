@@ -1,6 +1,6 @@
 import { ApiError, type GenerateContentResponse, GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type FixtureCase, fillModel, loadCaseFolder } from './fixture-cases.js';
+import { type FixtureCase, fillModel, isWellFormed, loadCaseFolder } from './fixture-cases.js';
 import { type GeminiMock, startGeminiMock } from './gemini.js';
 
 const FIXTURES = new URL('../fixtures/gemini/', import.meta.url);
@@ -22,8 +22,8 @@ const eventsOf = (c: FixtureCase, model: string): Array<Record<string, unknown>>
   c.events!.map((e) => JSON.parse(fillModel(e, model).slice('data: '.length)));
 const isErrorEvent = (e: string) => e.startsWith('data: {"error"');
 
-const answered = [...generate.values()].filter((c) => c.answer?.status === 200 && !c.answer.cut);
-const streamed = [...generate.values()].filter((c) => c.events && !c.answer?.cut && !c.events.some(isErrorEvent));
+const answered = [...generate.values()].filter((c) => c.answer?.status === 200 && !c.answer.cut && isWellFormed(c));
+const streamed = [...generate.values()].filter((c) => c.events && !c.answer?.cut && isWellFormed(c) && !c.events.some(isErrorEvent));
 
 /** The wire fields of an SDK response (it adds sdkHttpResponse). */
 function wire(r: GenerateContentResponse): Record<string, unknown> {

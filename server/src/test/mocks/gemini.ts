@@ -13,7 +13,7 @@ import {
   sendStream,
   startFixtureServer,
 } from './fixture-cases.js';
-import { serveMock } from './local-server.js';
+import { serveMock, waitUnlessGone } from './local-server.js';
 
 /*
  * A local Gemini API (generativelanguage, channel type 24) answering from fixture files in ../fixtures/gemini/.
@@ -34,7 +34,9 @@ import { serveMock } from './local-server.js';
  *
  * generateContent/: default, function-call, thoughts, cache-usage, max-tokens, safety (finishReason SAFETY),
  *   prompt-blocked (promptFeedback.blockReason), no-usage, stream-error (error event mid-stream; 503 when not
- *   streamed), cut (the socket is destroyed before the last event / half-way through the JSON).
+ *   streamed), cut (the socket is destroyed before the last event / half-way through the JSON), malformed (JSON that
+ *   does not parse / an event whose data does not parse).
+ * Timing faults are the mock's options: `headDelayMs` (late first byte), `stallAfter` (silence mid-answer).
  * errors/: bad-request 400, permission-denied 403, rate-limit 429, server-error 500, unavailable 503.
  * Adding a case is adding `<case>.json` (+ `<case>.sse`) — see fixture-cases.ts for the file format.
  */
@@ -45,11 +47,17 @@ export interface GeminiMockOptions {
   key?: string;
   /** Pause before each streamed event (ms). */
   eventDelayMs?: number;
+  /** Wait this long before the status line (ms): a first byte that comes late or never. */
+  headDelayMs?: number;
+  /** Go silent with the connection open: streams after this many events, JSON answers half-way through. */
+  stallAfter?: number;
 }
 
 export interface GeminiMock extends FixtureServer {
   key: string;
   eventDelayMs: number;
+  headDelayMs: number;
+  stallAfter: number | undefined;
 }
 
 const FIXTURES = new URL('../fixtures/gemini/', import.meta.url);
@@ -150,11 +158,13 @@ interface Call {
 async function answerCase(mock: GeminiMock, rec: MockRequest, res: http.ServerResponse, c: FixtureCase, { model, route, stream }: Call) {
   rec.case = c.name;
   const cut = c.answer?.cut === true;
+  if (mock.headDelayMs) await waitUnlessGone(res, mock.headDelayMs);
+  if (res.destroyed) return;
   if (stream && c.events) {
     const sse = rec.query.alt === 'sse';
     const framed = sse ? sseFrames(c.events, model) : arrayFrames(c.events, model, cut);
     const headers = sse ? SSE_HEADERS : JSON_HEADERS;
-    return sendStream(res, rec, headers, framed, { cut, delayMs: mock.eventDelayMs });
+    return sendStream(res, rec, headers, framed, { cut, delayMs: mock.eventDelayMs, stallAfter: mock.stallAfter });
   }
   if (!c.answer) return refuse(res, rec, 500, 'INTERNAL', `fixture ${c.name} has no JSON answer`);
   let body = c.answer.body;
@@ -163,8 +173,8 @@ async function answerCase(mock: GeminiMock, rec: MockRequest, res: http.ServerRe
     const pool = (body as { embeddings: unknown[] }).embeddings;
     body = { embeddings: (rec.json!.requests as unknown[]).map((_, i) => pool[i % pool.length]) };
   }
-  const text = fillModel(googleJson(body), model);
-  return sendBody(res, rec, c.answer.status, { ...JSON_HEADERS, ...c.answer.headers }, text, cut);
+  const text = fillModel(c.answer.raw ?? googleJson(body), model);
+  return sendBody(res, rec, c.answer.status, { ...JSON_HEADERS, ...c.answer.headers }, text, cut, mock.stallAfter !== undefined);
 }
 
 async function listModels(rec: MockRequest, res: http.ServerResponse, folders: Folders, version: string, id?: string) {
@@ -209,6 +219,6 @@ async function handle(mock: GeminiMock, folders: Folders, rec: MockRequest, res:
 
 export async function startGeminiMock(opts: GeminiMockOptions = {}): Promise<GeminiMock> {
   const folders = loadFolders();
-  const fields = { key: opts.key ?? GEMINI_MOCK_KEY, eventDelayMs: opts.eventDelayMs ?? 0 };
+  const fields = { key: opts.key ?? GEMINI_MOCK_KEY, eventDelayMs: opts.eventDelayMs ?? 0, headDelayMs: opts.headDelayMs ?? 0, stallAfter: opts.stallAfter };
   return serveMock<GeminiMock>(fields, (mock) => startFixtureServer((rec, res) => handle(mock, folders, rec, res)));
 }

@@ -103,6 +103,26 @@ export async function dropConnection(res: http.ServerResponse): Promise<void> {
   res.socket?.destroy();
 }
 
+/** Resolves after `ms`, or as soon as the client has gone (a mock that waits must not outlive its caller). */
+export function waitUnlessGone(res: http.ServerResponse, ms: number): Promise<void> {
+  if (res.destroyed) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      res.off('close', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    res.once('close', done);
+  });
+}
+
+/** An upstream gone silent: the connection stays open, nothing more is written, until the client gives up. */
+export async function stallConnection(res: http.ServerResponse, limitMs = 60_000): Promise<void> {
+  await waitUnlessGone(res, limitMs);
+  res.socket?.destroy();
+}
+
 /** A JSON answer (`headers` may replace the content type). */
 export function sendJson(res: http.ServerResponse, status: number, body: string | Buffer, headers: Record<string, string> = {}): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers });

@@ -42,8 +42,11 @@ export interface ChunkEncoder {
 export interface ErrorFields {
   status: number;
   message: string;
-  type: string;
+  /** OpenAI's error type; derived from the status when unset. */
+  type?: string;
   code?: string;
+  /** The request field at fault (OpenAI's `param`). */
+  param?: string;
 }
 
 export interface ClientFormatModule {

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { authenticateToken } from '../auth.js';
-import { bad, parseJsonObject } from '../calls.js';
-import { parseClaudeCall } from '../formats/claude/call.js';
+import { parseClaudeCall, parseClaudeCountTokens } from '../formats/claude/call.js';
 import { claudeToChat } from '../formats/claude/to-chat.js';
 import type { ClaudeRequest } from '../formats/claude/types.js';
 import { relayCall } from '../pipeline.js';
@@ -27,10 +26,8 @@ export const claudeRoutes: FastifyPluginAsync = async (app) => {
   // Counted here with the same tokenizer that bills answers without usage; free, like Anthropic's.
   app.post('/v1/messages/count_tokens', { config }, async (request) => {
     await authenticateToken(ctx, request);
-    const body = parseJsonObject(request.body as Buffer | undefined);
-    if (typeof body.model !== 'string' || !body.model) throw bad('model: Field required', 'model_required');
-    if (!Array.isArray(body.messages)) throw bad('messages: Field required');
+    const body = parseClaudeCountTokens(request.body as Buffer | undefined);
     const chat = claudeToChat(body as unknown as ClaudeRequest) as unknown as Record<string, unknown>;
-    return { input_tokens: countChatPromptTokens(chat, body.model) };
+    return { input_tokens: countChatPromptTokens(chat, body.model as string) };
   });
 };

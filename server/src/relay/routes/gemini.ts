@@ -1,6 +1,5 @@
 import { authenticateToken } from '../auth.js';
-import { parseJsonObject } from '../calls.js';
-import { parseGeminiCall, splitModelAction } from '../formats/gemini/call.js';
+import { parseGeminiBody, parseGeminiCall, splitModelAction } from '../formats/gemini/call.js';
 import { geminiToChat } from '../formats/gemini/to-chat.js';
 import type { GeminiRequest } from '../formats/gemini/types.js';
 import { relayCall } from '../pipeline.js';
@@ -23,9 +22,9 @@ export const geminiEndpoints: RelayEndpoint[] = ['/v1beta', '/v1beta1', '/v1'].m
     const caller = await authenticateToken(ctx, ex);
     const { model, action } = splitModelAction(modelAction);
     if (action === 'countTokens') {
-      sendJson(ex.res, 200, { totalTokens: countTokens(parseJsonObject(ex.body), model) });
+      sendJson(ex.res, 200, { totalTokens: countTokens(parseGeminiBody('countTokens', ex.body), model) });
       return;
     }
-    await relayCall(ctx, { call: parseGeminiCall(model, action, ex.body), caller, playground: false, ex });
+    await relayCall(ctx, { call: parseGeminiCall(model, action, ex.body, ex.query.alt === 'sse'), caller, playground: false, ex });
   },
 }));

@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { bad, parseJsonObject, positiveInt } from '../../calls.js';
 import type { ClientCall } from '../../types.js';
+import { claudeFieldError } from './errors.js';
+import { checkClaudeCountTokens, checkClaudeMessages } from './schema.js';
 
 /** Client headers a Claude upstream must see as the client sent them. */
 const PASS_HEADERS = ['anthropic-version', 'anthropic-beta'];
@@ -14,6 +16,8 @@ export function parseClaudeCall(raw: Buffer | undefined, headers: IncomingHttpHe
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) throw bad('max_tokens: Input should be a valid positive integer');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw bad('stream: Input should be a valid boolean');
   if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system)) throw bad('system: Input should be a valid string or list');
+  const problem = checkClaudeMessages(body);
+  if (problem) throw claudeFieldError(problem);
   const passHeaders: Record<string, string> = {};
   for (const name of PASS_HEADERS) {
     const v = headers[name];
@@ -30,4 +34,13 @@ export function parseClaudeCall(raw: Buffer | undefined, headers: IncomingHttpHe
     maxTokens: positiveInt(body.max_tokens),
     passHeaders,
   };
+}
+
+/** A count_tokens body (POST /v1/messages/count_tokens): the Messages request without max_tokens, checked alike. */
+export function parseClaudeCountTokens(raw: Buffer | undefined): Record<string, unknown> {
+  const body = parseJsonObject(raw);
+  if (typeof body.model !== 'string' || !body.model) throw bad('model: Field required', 'model_required');
+  const problem = checkClaudeCountTokens(body);
+  if (problem) throw claudeFieldError(problem);
+  return body;
 }

@@ -9,6 +9,7 @@ import type { Caller } from './auth.js';
 import { checkModelAllowed } from './auth.js';
 import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPricing, type Pricing } from './billing.js';
 import { estimatePromptTokens } from './calls.js';
+import { unroutable } from './availability.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
 import { RelayError, unreachableUpstream, upstreamError } from './errors.js';
 import { prepareAttempt } from './attempt.js';
@@ -33,10 +34,6 @@ export interface RelayInput {
 }
 
 const RATE_LIMITED_MESSAGE = '当前分组上游负载已饱和，请稍后再试';
-
-function noChannel(group: string, model: string): RelayError {
-  return new RelayError(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, 'model_not_found');
-}
 
 /** status_code_mapping: {"400": "500"} turns an upstream 400 into a 500 before the retry decision. */
 function mapStatus(channel: RoutedChannel, status: number): number {
@@ -84,7 +81,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   checkModelAllowed(caller.token, call.model);
   const pinned = caller.pinnedChannelId !== null ? pinnedChannel(ctx, caller.pinnedChannelId) : null;
   const tiers = pinned ? [[pinned]] : ctx.routing.tiers(caller.group, call.model);
-  if (tiers.length === 0) throw noChannel(caller.group, call.model);
+  if (tiers.length === 0) throw unroutable(ctx, caller.group, call.model);
   const pricing = pricingOf(ctx, call, caller.group);
 
   const estimate = estimateOf(pricing, estimatePromptTokens(call), call.maxTokens, ctx.options.get('PreConsumedQuota'));
@@ -178,7 +175,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   }
   refund(ctx, reservation);
   if (clientGone) return;
-  if (!lastError) throw noChannel(caller.group, call.model);
+  if (!lastError) throw unroutable(ctx, caller.group, call.model);
   if (lastError.status === 429) throw upstreamError(429, RATE_LIMITED_MESSAGE, lastError.code ?? 'rate_limited', lastError.type);
   throw lastError;
 }

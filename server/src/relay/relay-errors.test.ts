@@ -79,8 +79,9 @@ describe('relay errors', () => {
     await expectError(await post('/v1/chat/completions', big), 413);
   });
 
-  it('refuses a model no channel serves with 503', async () => {
-    await expectError(await post('/v1/chat/completions', { ...chat, model: 'gpt-unknown' }), 503, '无可用渠道');
+  it('refuses a model no channel serves with 404 model_not_found', async () => {
+    const err = await expectError(await post('/v1/chat/completions', { ...chat, model: 'gpt-unknown' }), 404, '无可用渠道');
+    expect(err).toMatchObject({ type: 'not_found_error', code: 'model_not_found' });
   });
 
   it('refuses a model with neither price nor ratio with a clear message', async () => {

@@ -55,7 +55,7 @@ export const modelRoutes: FastifyPluginAsync = async (app) => {
     const { model } = request.params as { model: string };
     const format = listFormat(request);
     if (!listableModels(ctx, caller).includes(model)) {
-      return sendError(reply, new RelayError(404, `The model '${model}' does not exist`, 'model_not_found', 'invalid_request_error'), format);
+      return sendError(reply, new RelayError(404, `The model '${model}' does not exist`, 'model_not_found'), format);
     }
     if (format === 'claude') return anthropicModel(model, createdAt());
     if (format === 'gemini') return geminiModelList([model]).models[0];
@@ -70,7 +70,7 @@ export const modelRoutes: FastifyPluginAsync = async (app) => {
     app.get(`${prefix}/models/:model`, { config: { format: 'gemini' } }, async (request) => {
       const caller = await authenticateToken(ctx, request);
       const model = (request.params as { model: string }).model.replace(/^models\//, '');
-      if (!listableModels(ctx, caller).includes(model)) throw new RelayError(404, `models/${model} is not found`, 'not_found', 'NOT_FOUND');
+      if (!listableModels(ctx, caller).includes(model)) throw new RelayError(404, `models/${model} is not found`, 'model_not_found');
       return geminiModelList([model]).models[0];
     });
   }

@@ -117,7 +117,7 @@ export async function deliverStream(
   meter: StreamMeter,
   adapt?: (chunk: Buffer) => Buffer,
 ): Promise<Delivery> {
-  out.writeHead(200, SSE_HEADERS);
+  out.writeHead(200, meter.headers ?? SSE_HEADERS);
   const end = await pump(res, out, clientGone, adapt ? (chunk) => meter.push(adapt(chunk)) : (chunk) => meter.push(chunk));
   // The upstream went away or went silent past STREAMING_TIMEOUT; the client keeps what it got.
   const cut = end === 'failed' && !clientGone();
@@ -188,7 +188,7 @@ export async function deliverConvertedStream(
     }
     return text;
   };
-  out.writeHead(200, SSE_HEADERS);
+  out.writeHead(200, encoder.headers ?? SSE_HEADERS);
   const end = await pump(res, out, clientGone, (chunk) => {
     // A decoder that met the upstream's error event takes nothing more: the stream is closed with the error below.
     if (decoder.failure) return '';

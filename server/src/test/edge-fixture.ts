@@ -26,6 +26,8 @@ export const EDGE_MODELS = {
   claude: 'claude-haiku-4-5',
   /** The Gemini mock (passthrough for Gemini clients). */
   gemini: 'gemini-2.0-flash',
+  /** The Gemini mock, cutting its answer short. */
+  geminiCut: 'gemini-mock-cut',
   /** The Responses mock (passthrough for Responses clients). */
   responses: 'gpt-4.1',
   /** A Gemini model on the OpenAI mock: Gemini clients through a converted channel. */
@@ -67,7 +69,7 @@ export async function startEdgeFixture(database: TestDatabase, env: Record<strin
   const m = EDGE_MODELS;
   await relay.channel({ type: 1, base_url: openai.url, key: openai.key, models: [m.openai, m.geminiOnOpenAI, m.claudeOnOpenAI].join(',') });
   await relay.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: m.claude });
-  await relay.channel({ type: 24, base_url: gemini.url, key: GEMINI_MOCK_KEY, models: m.gemini });
+  await relay.channel({ type: 24, base_url: gemini.url, key: GEMINI_MOCK_KEY, models: [m.gemini, m.geminiCut].join(',') });
   await relay.channel({ type: 1, base_url: responses.url, key: responses.key, models: m.responses });
   await relay.setOption('ModelRatio', JSON.stringify(Object.fromEntries(Object.values(m).map((model) => [model, 1]))));
   const key = (await relay.token()).key;

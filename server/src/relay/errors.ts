@@ -33,6 +33,15 @@ export function invalidField(message: string, param: string, code: string): Rela
   return err;
 }
 
+/**
+ * An upstream that refused the gateway's credentials (401/403, or a key it calls invalid): the channel's problem,
+ * never the caller's, so the caller gets a 502 that says so rather than a 401 that would blame its own key. The
+ * upstream's message is not passed on (it may quote part of the channel's key).
+ */
+export function upstreamAuthFailed(upstreamStatus: number): RelayError {
+  return new RelayError(502, `上游拒绝了渠道的凭证（HTTP ${upstreamStatus}），请联系管理员检查渠道密钥`, 'upstream_auth_failed', undefined, false);
+}
+
 /** Network-level failures are reported without the upstream address or key. */
 export function unreachableUpstream(): RelayError {
   return new RelayError(502, '请求上游地址失败', 'do_request_failed', undefined, false);

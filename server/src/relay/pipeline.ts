@@ -12,6 +12,7 @@ import { estimatePromptTokens } from './calls.js';
 import { unroutable } from './availability.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
 import { RelayError, unreachableUpstream, upstreamError } from './errors.js';
+import { refusalFor } from './refusals.js';
 import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
 import { reportChannelFailure } from './health.js';
@@ -154,10 +155,13 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         const { statusCode, headers, text } = outcome;
         const parsed = provider.parseError?.(statusCode, text, headers) ?? wireCodec(up.wire).parseError(statusCode, text);
         const status = mapStatus(channel, statusCode);
-        lastError = upstreamError(status, parsed.message, parsed.code || `upstream_${statusCode}`, parsed.type);
-        if (shouldRetry(status)) breaker.failure(channel.id);
+        lastError = refusalFor(status, statusCode, parsed, up.wire);
+        // A refused key is this channel's failure, whatever status the upstream chose to say it in.
+        const retry = shouldRetry(status) || parsed.credentials === true;
+        if (retry) breaker.failure(channel.id);
+        // Auto-disable judges the upstream's own answer, not what the caller is told.
         void reportChannelFailure(ctx, channel, { status: statusCode, ...parsed });
-        if (!shouldRetry(status)) break;
+        if (!retry) break;
         continue;
       }
       const answer = outcome.answer;

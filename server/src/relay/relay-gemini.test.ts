@@ -373,7 +373,8 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
     it.each([
       [RATE_LIMITED, 429, 'RESOURCE_EXHAUSTED'],
       [BAD_REQUEST, 400, 'INVALID_ARGUMENT'],
-      [DENIED, 403, 'PERMISSION_DENIED'],
+      // The upstream refused the channel's key: the gateway's failure, not the caller's.
+      [DENIED, 502, 'UNAVAILABLE'],
     ])('answers an upstream refusal of %s in Gemini’s error shape (%i) and charges nothing', async (model, status, name) => {
       let err!: Awaited<ReturnType<typeof sdkError>>;
       await free(async () => {

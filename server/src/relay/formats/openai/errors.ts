@@ -74,6 +74,8 @@ export interface ParsedUpstreamError {
   message: string;
   type: string;
   code: string;
+  /** The upstream refused the gateway's credentials (the channel's key) whatever its status said (Gemini's 400). */
+  credentials?: boolean;
 }
 
 /** Reads an upstream error body in OpenAI's shape, or falls back to the status. Never echoes HTML pages. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config.js';
@@ -18,9 +18,8 @@ import { AppError } from './lib/errors.js';
 import { consoleRoutes } from './console/index.js';
 import { AuthCache } from './cache/auth-cache.js';
 import { createRelayServices } from './relay/services.js';
-import { isRelayUrl, RELAY_ENDPOINTS, relayRoutes, sendError } from './relay/routes/index.js';
+import { answerRelayClientError, isRelayUrl, RELAY_ENDPOINTS, relayFrameworkError, relayNotFound, relayRoutes } from './relay/routes/index.js';
 import { compileTrust, RelayLane } from './relay/lane.js';
-import { RelayError } from './relay/errors.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
 import { ChannelTestRunner } from './services/channel-tests.js';
@@ -54,10 +53,17 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     logController: new LogController({ disableRequestLogging: (request: { url: string }) => isRelayUrl(request.url) }),
     bodyLimit: config.bodyLimit,
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    // Relay paths answer Fastify's refusals before routing in the caller's format; other paths get the error handler.
+    frameworkErrors: (error, request, reply) => {
+      if (!relayFrameworkError(error, request, reply)) void (reply as FastifyReply).send(error);
+    },
     serverFactory: (handler) => {
       const server = http.createServer((req, res) => {
         if (!lane?.take(req, res)) handler(req, res);
       });
+      // Before Fastify's own listener, which leaves a socket already answered alone: HTTP the parser refuses on a
+      // relay path is answered in the caller's format.
+      server.on('clientError', answerRelayClientError);
       // What Fastify sets on a server of its own: no limit on receiving a request, its keep-alive time.
       server.requestTimeout = 0;
       server.keepAliveTimeout = 72_000;
@@ -174,10 +180,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (isRelayUrl(url)) {
-      const format = url.startsWith('/v1beta') ? 'gemini' : 'openai';
-      return sendError(reply, new RelayError(404, `Invalid URL (${request.method} ${url})`, 'invalid_url', 'invalid_request_error'), format);
-    }
+    if (isRelayUrl(url)) return relayNotFound(request, reply);
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/')) {
       return reply.status(404).send(consoleErrorBody(`Invalid URL (${request.method} ${url})`));
     }

@@ -147,7 +147,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       if (outcome.kind === 'cut') {
         // Read whole before anything reaches the client: an answer cut here is still a retryable failure.
-        lastError = upstreamError(502, '上游连接中断', 'upstream_cut', 'upstream_error');
+        lastError = upstreamError(502, '上游连接中断', 'upstream_cut');
         breaker.failure(channel.id);
         continue;
       }

@@ -251,7 +251,7 @@ export function deliverConvertedJson(
   try {
     answer = convert.decode(res.body);
   } catch {
-    throw upstreamError(502, '上游返回的内容无法解析', 'bad_upstream_response', 'upstream_error');
+    throw upstreamError(502, '上游返回的内容无法解析', 'bad_upstream_response');
   }
   const reported = readUsage(answer.usage);
   const usage = reported ?? countedUsage(call, answer);

@@ -10,16 +10,15 @@ import { geminiEndpoints } from './gemini.js';
 import { modelRoutes } from './models.js';
 import { openAIEndpoints, openAIExtraRoutes } from './openai.js';
 import { formatOf, sendError, toRelayError } from './send-error.js';
+import { registerUnmatched } from './edge-errors.js';
 
 /** Every POST that relays a call, in every client format: Fastify routes, and the relay lane's table. */
 export const RELAY_ENDPOINTS: readonly RelayEndpoint[] = [...openAIEndpoints, ...claudeEndpoints, ...geminiEndpoints];
 
 export { sendError } from './send-error.js';
 
-/** Paths served by the relay (OpenAI, Claude and Gemini formats, the playground, OpenAI's legacy billing). */
-export function isRelayUrl(url: string): boolean {
-  return url.startsWith('/v1') || url.startsWith('/pg/') || url.startsWith('/dashboard/');
-}
+export { isRelayUrl } from './send-error.js';
+export { answerRelayClientError, relayFrameworkError, relayNotFound } from './edge-errors.js';
 
 /** Every client-facing relay endpoint, each answering errors in its own format. */
 export const relayRoutes: FastifyPluginAsync = async (app) => {
@@ -38,7 +37,8 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
     if (request.headers.origin !== undefined) allowBrowsers(reply.raw);
     done();
   });
-  registerPreflight(app, ['/v1*', '/pg/*', '/dashboard/*']);
+  const paths = ['/v1*', '/pg/*', '/dashboard/*'];
+  registerPreflight(app, paths);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const err = toRelayError(error);
@@ -51,4 +51,5 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
   await app.register(claudeRoutes);
   await app.register(modelRoutes);
   await app.register(billingRoutes);
+  registerUnmatched(app, paths);
 };

@@ -52,6 +52,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // get no access-log lines: two JSON lines per call would cost more than the rest of the relay's bookkeeping.
     logController: new LogController({ disableRequestLogging: (request: { url: string }) => isRelayUrl(request.url) }),
     bodyLimit: config.bodyLimit,
+    // Long enough for any Gemini model path (models/{model}:{action}), which the relay lane takes at any length.
+    routerOptions: { maxParamLength: 2048 },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     // Relay paths answer Fastify's refusals before routing in the caller's format; other paths get the error handler.
     frameworkErrors: (error, request, reply) => {

@@ -59,6 +59,8 @@ const CASES: Record<Format, Case[]> = {
     { name: 'embeddings input [null]', path: '/v1/embeddings', body: { model: M.openai, input: [null] }, field: 'input[0]' },
     { name: 'moderations input 5', path: '/v1/moderations', body: { model: M.openai, input: 5 }, field: 'input' },
     { name: 'images n "two"', path: '/v1/images/generations', body: { model: M.openai, prompt: 'a cat', n: 'two' }, field: 'n' },
+    { name: 'images n over 10', path: '/v1/images/generations', body: { model: M.openai, prompt: 'a cat', n: 2147483647 }, field: 'n' },
+    { name: 'tool_choice naming no function', path: '/v1/chat/completions', body: chat(user('x'), { tool_choice: { type: 'function' } }), field: 'tool_choice.function' },
     { name: 'speech input []', path: '/v1/audio/speech', body: { model: M.openai, input: ['x'], voice: 'alloy' }, field: 'input' },
     { name: 'rerank documents [null]', path: '/v1/rerank', body: { model: M.openai, query: 'q', documents: [null] }, field: 'documents[0]' },
     { name: 'responses input [null]', path: '/v1/responses', body: responses([null]), field: 'input[0]' },
@@ -117,6 +119,13 @@ describe('request bodies at the edge', () => {
         expect(f.upstreamCalls()).toBe(calls);
       });
     }
+
+    it('refuses a tool choice a Claude channel cannot take with a 400 that names it, never JavaScript text', async () => {
+      const body = JSON.stringify(chat(user('x'), { model: M.claude, tools: [{ type: 'function', function: { name: 'f' } }], tool_choice: { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } } }));
+      const res = await f.send(via, { path: '/v1/chat/completions', headers: headers(), body });
+      expect(res.status).toBe(400);
+      expect(JSON.parse(res.text).error).toMatchObject({ code: 'unsupported_tool_choice', message: expect.stringContaining('allowed_tools') });
+    });
 
     it('passes fields it does not know to an OpenAI upstream byte for byte (vendor extensions of chat clients)', async () => {
       const body = JSON.stringify({

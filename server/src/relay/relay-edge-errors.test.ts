@@ -94,6 +94,28 @@ describe('relay paths answer every refusal in the caller format', () => {
       expect(res.text).not.toMatch(FRAMEWORK_TEXT);
     });
 
+    it('answers OpenAI calls not relayed yet (501) in the format the caller speaks', async () => {
+      const claude = await f.send(via, { method: 'GET', path: '/v1/files', headers: { ...auth(), 'anthropic-version': '2023-06-01' } });
+      expect(claude.status).toBe(501);
+      expect(formatOf(claude.text)).toBe('claude');
+      const openai = await f.send(via, { path: '/v1/images/edits', headers: auth() });
+      expect(openai.status).toBe(501);
+      expect(formatOf(openai.text)).toBe('openai');
+    });
+
+    it('answers a Gemini model path on GET /v1/models/{model} in Gemini format, as its errors are', async () => {
+      const res = await f.send(via, { method: 'GET', path: `/v1/models/${M.claude}:generateContent`, headers: { ...auth(), 'anthropic-version': '2023-06-01' } });
+      expect(res.status).toBe(404);
+      expect(formatOf(res.text)).toBe('gemini');
+    });
+
+    it('takes a Gemini model path of any length as a Gemini call, through Fastify as through the lane', async () => {
+      const res = await f.send(via, { path: `/v1beta/models/${'m'.repeat(300)}:generateContent`, headers: { ...auth(), 'content-type': 'application/json' }, body: '{"contents":[{"parts":[{"text":"hi"}]}]}' });
+      expect(res.status).toBe(404);
+      expect(formatOf(res.text)).toBe('gemini');
+      expect(res.text).toContain('无可用渠道');
+    });
+
     it('answers the models list of an Anthropic SDK in Claude format, also when the key is wrong', async () => {
       const res = await f.send(via, { method: 'GET', path: '/v1/models', headers: { 'x-api-key': 'sk-wrong', 'anthropic-version': '2023-06-01' } });
       expect(res.status).toBe(401);

@@ -34,6 +34,8 @@ export const EDGE_MODELS = {
   geminiOnOpenAI: 'gemini-on-openai',
   /** A Claude model on the OpenAI mock: Claude clients through a converted channel. */
   claudeOnOpenAI: 'claude-on-openai',
+  /** On an OpenAI-compatible channel without the Responses API: Responses clients converted to chat. */
+  responsesOnChat: 'responses-on-chat',
 } as const;
 
 export interface EdgeRequest {
@@ -59,6 +61,10 @@ export interface EdgeFixture {
   responses: ResponsesMock;
   /** Requests the upstreams have received so far. */
   upstreamCalls(): number;
+  /** Lets go of the requests the mocks recorded (long runs), keeping their count. */
+  forgetUpstreamRequests(): void;
+  /** Errors the relay logged as its own failures (a crash it caught), in order. */
+  relayErrors: unknown[];
   send(via: Via, req: EdgeRequest): Promise<EdgeAnswer>;
   close(): Promise<void>;
 }
@@ -71,8 +77,16 @@ export async function startEdgeFixture(database: TestDatabase, env: Record<strin
   await relay.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: m.claude });
   await relay.channel({ type: 24, base_url: gemini.url, key: GEMINI_MOCK_KEY, models: [m.gemini, m.geminiCut].join(',') });
   await relay.channel({ type: 1, base_url: responses.url, key: responses.key, models: m.responses });
+  await relay.channel({ type: 40, base_url: openai.url, key: openai.key, models: m.responsesOnChat });
   await relay.setOption('ModelRatio', JSON.stringify(Object.fromEntries(Object.values(m).map((model) => [model, 1]))));
   const key = (await relay.token()).key;
+  const relayErrors: unknown[] = [];
+  const log = relay.t.app.ctx.log;
+  const error = log.error.bind(log);
+  log.error = ((...args: Parameters<typeof log.error>) => {
+    relayErrors.push(args);
+    return error(...args);
+  }) as typeof log.error;
 
   async function send(via: Via, req: EdgeRequest): Promise<EdgeAnswer> {
     const method = req.method ?? 'POST';
@@ -84,6 +98,10 @@ export async function startEdgeFixture(database: TestDatabase, env: Record<strin
     return { status: res.statusCode, headers: res.headers, text: await res.body.text() };
   }
 
+  const mocks = [openai, claude, gemini, responses];
+  let forgotten = 0;
+  const recorded = () => mocks.reduce((n, m) => n + m.requests.length, 0);
+
   return {
     relay,
     key,
@@ -91,7 +109,12 @@ export async function startEdgeFixture(database: TestDatabase, env: Record<strin
     claude,
     gemini,
     responses,
-    upstreamCalls: () => openai.requests.length + claude.requests.length + gemini.requests.length + responses.requests.length,
+    upstreamCalls: () => forgotten + recorded(),
+    forgetUpstreamRequests() {
+      forgotten += recorded();
+      for (const m of mocks) m.requests.length = 0;
+    },
+    relayErrors,
     send,
     async close() {
       await relay.close();

@@ -44,14 +44,12 @@ export function registerUnmatched(app: FastifyInstance, paths: readonly string[]
 }
 
 /**
- * Fastify's own refusals before routing (a URL that is not valid percent-encoding, a path parameter over the
- * length limit), for relay paths; false leaves the request to the caller of this function.
+ * Fastify's own refusals before routing (a URL that is not valid percent-encoding), for relay paths; false leaves
+ * the request to the caller of this function.
  */
-export function relayFrameworkError(error: FastifyError, request: FastifyRequest, reply: FastifyReply): boolean {
+export function relayFrameworkError(_error: FastifyError, request: FastifyRequest, reply: FastifyReply): boolean {
   if (!isRelayUrl(request.url)) return false;
-  const format = relayFormatOf(request.url, request.headers);
-  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') sendError(reply, new RelayError(414, '请求路径过长', 'uri_too_long'), format);
-  else sendError(reply, new RelayError(400, '请求路径不是合法的 URL 编码', 'invalid_url'), format);
+  sendError(reply, new RelayError(400, '请求路径不是合法的 URL 编码', 'invalid_url'), relayFormatOf(request.url, request.headers));
   return true;
 }
 

@@ -2,10 +2,9 @@ import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { contentEncoding, decodeBody } from '../body.js';
 import { allowBrowsers, registerPreflight } from '../cors.js';
 import type { AppError } from '../../lib/errors.js';
-import { RelayError } from '../errors.js';
 import { billingRoutes } from './billing.js';
 import { claudeEndpoints, claudeRoutes } from './claude.js';
-import { registerEndpoints, type RelayEndpoint } from './endpoint.js';
+import { isOwnFailure, registerEndpoints, type RelayEndpoint } from './endpoint.js';
 import { geminiEndpoints } from './gemini.js';
 import { modelRoutes } from './models.js';
 import { openAIEndpoints, openAIExtraRoutes } from './openai.js';
@@ -42,7 +41,7 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const err = toRelayError(error);
-    if (err.status >= 500 && !(error instanceof RelayError)) request.log.error({ err: error, reqId: request.id }, 'relay error');
+    if (isOwnFailure(error)) request.log.error({ err: error, cause: error.cause, reqId: request.id }, 'relay error');
     sendError(reply, err, formatOf(request));
   });
 

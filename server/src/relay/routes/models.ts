@@ -4,6 +4,7 @@ import { authenticateToken, type Caller } from '../auth.js';
 import { RelayError } from '../errors.js';
 import { geminiModelList } from '../formats/gemini/models.js';
 import type { ClientFormat } from '../types.js';
+import { relayFormatOf } from './edge-errors.js';
 import { sendError } from './send-error.js';
 
 /** What a token may call: its model limits when on, else every model its group can reach. */
@@ -18,11 +19,13 @@ export function listableModels(ctx: AppContext, caller: Caller): string[] {
   return ctx.routing.models([caller.group]);
 }
 
-/** The list shape a caller expects, told by its headers: Anthropic's SDK sends anthropic-version, Google's a goog key. */
+/**
+ * The list shape a caller expects, told as for its errors: by the path, then by its headers (Anthropic's SDK sends
+ * anthropic-version, Google's a goog key).
+ */
 function listFormat(request: FastifyRequest): ClientFormat {
-  if (request.headers['anthropic-version'] !== undefined) return 'claude';
-  if (request.headers['x-goog-api-key'] !== undefined || (request.query as { key?: unknown }).key !== undefined) return 'gemini';
-  return 'openai';
+  const format = relayFormatOf(request.url, request.headers);
+  return format === 'responses' ? 'openai' : format;
 }
 
 function anthropicModel(id: string, createdAt: string) {

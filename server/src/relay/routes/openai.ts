@@ -8,7 +8,7 @@ import { parseResponsesCall } from '../formats/responses/call.js';
 import { relayCall } from '../pipeline.js';
 import type { Mode } from '../types.js';
 import { guarded, type RelayEndpoint } from './endpoint.js';
-import { sendError } from './send-error.js';
+import { formatOf, sendError } from './send-error.js';
 
 /** Client-facing endpoints in OpenAI's format. */
 const JSON_ENDPOINTS: Array<[string, Mode]> = [
@@ -110,7 +110,7 @@ export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
     app.route({
       method: method as 'GET',
       url,
-      handler: async (_request, reply) => sendError(reply, new RelayError(501, 'API not implemented', 'api_not_implemented')),
+      handler: async (request, reply) => sendError(reply, new RelayError(501, 'API not implemented', 'api_not_implemented'), formatOf(request)),
     });
   }
 };

@@ -51,7 +51,11 @@ const message = obj({ role: str, content: { type: ['string', 'array'], items: bl
 /** Custom tools (no type, or `custom`) and Anthropic's server tools (typed): every one has a name. */
 const tool = obj({ type: str, name: str, description: str, input_schema: anyObject, cache_control: cacheControl }, ['name']);
 
-const toolChoice = obj({ type: str, name: str, disable_parallel_tool_use: bool }, ['type']);
+const toolChoice = {
+  ...obj({ type: str, name: str, disable_parallel_tool_use: bool }, ['type']),
+  if: { properties: { type: { const: 'tool' } } },
+  then: { required: ['name'] },
+};
 
 const thinking = {
   ...obj({ type: str, budget_tokens: int }, ['type']),

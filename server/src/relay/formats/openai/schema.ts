@@ -71,6 +71,13 @@ const tool = {
   then: { required: ['function'] },
 };
 
+/** A mode by name (OpenAI's none/auto/required; compatible servers add more), or a choice of one tool. */
+const toolChoice = {
+  type: ['string', 'object'],
+  if: { type: 'object' },
+  then: tagged('type', { type: str }, { function: obj({ function: obj({ name: str }, ['name']) }, ['function']), custom: obj({ custom: obj({ name: str }, ['name']) }, ['custom']) }),
+};
+
 const chat = obj(
   {
     model: str,
@@ -87,7 +94,7 @@ const chat = obj(
     seed: maybeInt,
     stop,
     tools: nullable(list(tool)),
-    tool_choice: oneOfTypes('string', 'object'),
+    tool_choice: toolChoice,
     parallel_tool_calls: maybeBool,
     functions: list(functionDefinition),
     function_call: oneOfTypes('string', 'object'),
@@ -141,7 +148,8 @@ const images = obj(
   {
     model: str,
     prompt: str,
-    n: maybeInt,
+    // OpenAI makes 1 to 10 images a call; the price of a call is multiplied by n.
+    n: { type: ['integer', 'null'], minimum: 1, maximum: 10 },
     size: maybeStr,
     quality: maybeStr,
     style: maybeStr,

@@ -146,6 +146,12 @@ describe('relay paths answer every refusal in the caller format', () => {
     expect(res.body).not.toMatch(FRAMEWORK_TEXT);
   });
 
+  it.each(['/pg/chat/completions', `/v1/engines/${M.openai}/embeddings`])('answers %s, an OpenAI endpoint, in OpenAI format whatever SDK headers come', async (path) => {
+    const res = await f.relay.t.app.inject({ method: 'POST', url: path, headers: { 'x-goog-api-key': f.key, 'content-type': '<bad' }, payload: '{}' });
+    expect(res.statusCode).toBe(415);
+    expect(formatOf(res.body)).toBe('openai');
+  });
+
   it.each([
     ['POST /v1/chat/completions', 'Content-Length: abc', 400, 'openai'],
     ['POST /v1/messages', 'Content-Length: -1', 400, 'claude'],

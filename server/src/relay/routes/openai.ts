@@ -85,7 +85,9 @@ export const openAIEndpoints: RelayEndpoint[] = [
 /** The console playground (OpenAI's chat, signed in by session) and the OpenAI calls not relayed yet. */
 export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
-  app.post('/pg/chat/completions', async (request, reply) => {
+  // OpenAI's format, whatever headers come (errors Fastify raises before the handler are rendered by the config's format).
+  const config = { format: 'openai' as const };
+  app.post('/pg/chat/completions', { config }, async (request, reply) => {
     const ex = fastifyExchange(request, reply);
     await guarded(ctx, ex, 'openai', async () => {
       const call = parseJsonCall('chat', ex.body);
@@ -95,7 +97,7 @@ export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // The engine-style embeddings path of older OpenAI clients: the model may come in the path instead of the body.
-  app.post('/v1/engines/:model/embeddings', async (request, reply) => {
+  app.post('/v1/engines/:model/embeddings', { config }, async (request, reply) => {
     const ex = fastifyExchange(request, reply);
     await guarded(ctx, ex, 'openai', async () => {
       const caller = await authenticateToken(ctx, ex);

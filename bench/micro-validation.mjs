@@ -21,6 +21,7 @@ const { openAIBodyCheck } = await imp('relay/formats/openai/schema.js');
 const { checkClaudeMessages } = await imp('relay/formats/claude/schema.js');
 const { GEMINI_BODIES } = await imp('relay/formats/gemini/schema.js');
 const { checkResponsesBody } = await imp('relay/formats/responses/schema.js');
+const { listsOfGenerate } = await imp('relay/formats/gemini/lists.js');
 const { z } = createRequire(path.join(dist, 'main.js'))('zod');
 
 function bench(name, n, fn) {
@@ -136,6 +137,7 @@ bench('zod 4 safeParse, typical chat body', 50_000, () => zChat.safeParse(typica
 bench('zod 4 safeParse, 50-message chat body', 10_000, () => zChat.safeParse(long));
 bench('ajv check, Claude messages body (tool use and result)', 200_000, () => checkClaudeMessages(claude));
 bench('ajv check, Gemini generateContent body', 200_000, () => GEMINI_BODIES.generateContent.check(gemini));
+bench('Gemini lists (single objects made lists), generateContent body', 200_000, () => listsOfGenerate(gemini));
 bench('ajv check, Responses body (function call round trip)', 200_000, () => checkResponsesBody(responses));
 const bad = { ...typical, messages: [...typical.messages, { role: 'user', content: 123 }] };
 bench('ajv check, a failing chat body (first problem found)', 50_000, () => chatCheck(bad));

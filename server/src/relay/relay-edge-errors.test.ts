@@ -116,6 +116,13 @@ describe('relay paths answer every refusal in the caller format', () => {
       expect(res.text).toContain('无可用渠道');
     });
 
+    it('reads a Gemini model name with a percent sign once, as sent (no 500 from decoding it twice)', async () => {
+      const res = await f.send(via, { path: '/v1beta/models/a%25-b:generateContent', headers: { ...auth(), 'content-type': 'application/json' }, body: '{"contents":[{"parts":[{"text":"hi"}]}]}' });
+      expect(res.status).toBe(404);
+      expect(formatOf(res.text)).toBe('gemini');
+      expect(res.text).toContain('a%-b');
+    });
+
     it('answers the models list of an Anthropic SDK in Claude format, also when the key is wrong', async () => {
       const res = await f.send(via, { method: 'GET', path: '/v1/models', headers: { 'x-api-key': 'sk-wrong', 'anthropic-version': '2023-06-01' } });
       expect(res.status).toBe(401);

@@ -3,26 +3,14 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { RelayError } from '../errors.js';
 import { clientFormat } from '../formats/index.js';
-import type { ClientFormat } from '../types.js';
-import { isRelayUrl, sendError } from './send-error.js';
+import { isRelayUrl, relayFormatOf } from './caller-format.js';
+import { sendError } from './send-error.js';
 
 /*
  * Requests to relay paths that no relay endpoint takes — unknown paths, other methods, URLs that are not valid
  * percent-encoding, HTTP the parser refuses — are answered in the format the caller speaks (told by the path, then
  * by the headers its SDK sends), never with the framework's own English texts or the console's envelope.
  */
-
-/** The format a request to a relay path expects its errors in. */
-export function relayFormatOf(url: string, headers: IncomingHttpHeaders): ClientFormat {
-  const q = url.indexOf('?');
-  const path = q < 0 ? url : url.slice(0, q);
-  if (path.startsWith('/v1/messages')) return 'claude';
-  if (path.startsWith('/v1beta') || /^\/v1\/models\/[^/]*:/.test(path)) return 'gemini';
-  if (path.startsWith('/v1/responses')) return 'responses';
-  if (headers['anthropic-version'] !== undefined) return 'claude';
-  if (headers['x-goog-api-key'] !== undefined || (q >= 0 && /[?&]key=/.test(url.slice(q)))) return 'gemini';
-  return 'openai';
-}
 
 const pathOf = (url: string) => url.split('?')[0];
 

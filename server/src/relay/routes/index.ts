@@ -16,7 +16,7 @@ export const RELAY_ENDPOINTS: readonly RelayEndpoint[] = [...openAIEndpoints, ..
 
 export { sendError } from './send-error.js';
 
-export { isRelayUrl } from './send-error.js';
+export { isRelayUrl } from './caller-format.js';
 export { answerRelayClientError, relayFrameworkError, relayNotFound } from './edge-errors.js';
 
 /** Every client-facing relay endpoint, each answering errors in its own format. */

@@ -4,7 +4,7 @@ import { authenticateToken, type Caller } from '../auth.js';
 import { RelayError } from '../errors.js';
 import { geminiModelList } from '../formats/gemini/models.js';
 import type { ClientFormat } from '../types.js';
-import { relayFormatOf } from './edge-errors.js';
+import { relayFormatOf } from './caller-format.js';
 import { sendError } from './send-error.js';
 
 /** What a token may call: its model limits when on, else every model its group can reach. */

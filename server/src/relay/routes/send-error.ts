@@ -4,16 +4,11 @@ import { RelayError } from '../errors.js';
 import type { ErrorFields } from '../formats/client.js';
 import { clientFormat } from '../formats/index.js';
 import type { ClientFormat } from '../types.js';
-import { relayFormatOf } from './edge-errors.js';
+import { relayFormatOf } from './caller-format.js';
 
 /** Routes declare the format they speak in their config; errors are rendered in it. */
 export interface RelayRouteConfig {
   format?: ClientFormat;
-}
-
-/** Paths served by the relay (OpenAI, Claude and Gemini formats, the playground, OpenAI's legacy billing). */
-export function isRelayUrl(url: string): boolean {
-  return url.startsWith('/v1') || url.startsWith('/pg/') || url.startsWith('/dashboard/');
 }
 
 /** The route's declared format, else the one the path and the caller's headers tell (models lists, billing). */

@@ -18,10 +18,13 @@ const LISTS: Record<GeminiAction, (body: Record<string, unknown>) => void> = {
   batchEmbedContents: listsOfBatchEmbed,
 };
 
-/** `gemini-2.0-flash:generateContent` (also `models/`-prefixed) into model and action. */
+/**
+ * `gemini-2.0-flash:generateContent` (also `models/`-prefixed) into model and action. The segment comes
+ * percent-decoded already (by the router or the relay lane): decoding it again broke on a model name with a `%`.
+ */
 export function splitModelAction(segment: string): { model: string; action: GeminiAction } {
   const at = segment.lastIndexOf(':');
-  const model = decodeURIComponent(at > 0 ? segment.slice(0, at) : segment).replace(/^models\//, '').trim();
+  const model = (at > 0 ? segment.slice(0, at) : segment).replace(/^models\//, '').trim();
   const action = at > 0 ? segment.slice(at + 1) : '';
   if (!model) throw bad('model is required', 'model_required');
   if (!(ACTIONS as readonly string[]).includes(action)) throw new RelayError(404, `Method ${action || '(none)'} is not supported`, 'not_found');

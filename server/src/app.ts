@@ -17,9 +17,9 @@ import { installGuard } from './auth/guard.js';
 import { consoleRoutes } from './console/index.js';
 import { AuthCache } from './cache/auth-cache.js';
 import { createRelayServices } from './relay/services.js';
-import { formatOf, formatOfPath, isRelayUrl, RELAY_ENDPOINTS, relayRoutes, sendError } from './relay/routes/index.js';
+import { answerRelayClientError, formatOf, isRelayUrl, RELAY_ENDPOINTS, relayNotFound, relayRoutes, sendError } from './relay/routes/index.js';
 import { compileTrust, RelayLane } from './relay/lane.js';
-import { RelayError, shuttingDown } from './relay/errors.js';
+import { shuttingDown } from './relay/errors.js';
 import { SHUTDOWN_MESSAGE } from './relay/in-flight.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
@@ -58,6 +58,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Fastify's own refusals, in the shape of the surface the path belongs to (never Fastify's English text).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
+    // Long enough for any Gemini model path (models/{model}:{action}), which the relay lane takes at any length.
+    routerOptions: { maxParamLength: 2048 },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     serverFactory: (handler) => {
       const headersTimeout = config.clientHeadersTimeoutSeconds * 1000;
@@ -76,6 +78,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           if (!lane?.take(req, res)) handler(req, res);
         },
       );
+      // Before Fastify's own listener (framework-errors.ts), which leaves a socket already answered alone: HTTP the
+      // parser refuses on a relay path is answered in the caller's format.
+      server.on('clientError', answerRelayClientError);
       // Idle keep-alive connections are closed after this (Fastify's own value).
       server.keepAliveTimeout = 72_000;
       return server;
@@ -208,9 +213,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
-    if (isRelayUrl(url)) {
-      return sendError(reply, new RelayError(404, `Invalid URL (${request.method} ${url})`, 'invalid_url', 'invalid_request_error'), formatOfPath(url));
-    }
+    if (isRelayUrl(url)) return relayNotFound(request, reply);
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/')) {
       return reply.status(404).send(consoleErrorBody(notFoundMessage(request.method, url)));
     }

@@ -92,6 +92,17 @@ describe.each(testDatabases())('routing table on $name', (database) => {
     });
   });
 
+  it('knows which models a group lists, counting channels that are switched off', async () => {
+    await insertChannels(db.kysely, [channel({ models: 'gpt-4o' }), channel({ models: 'o3', status: 3 }), channel({ models: 'o1', group: 'vip' })]);
+    const routing = new RoutingTable(db.kysely);
+    await routing.load();
+    expect(routing.lists('default', 'gpt-4o')).toBe(true);
+    expect(routing.lists('default', 'o3')).toBe(true);
+    expect(routing.tiers('default', 'o3')).toEqual([]);
+    expect(routing.lists('default', 'o1')).toBe(false);
+    expect(routing.lists('default', 'nope')).toBe(false);
+  });
+
   it('swaps whole snapshots: a reader keeps the tiers it got while the table reloads', async () => {
     const [id] = await insertChannels(db.kysely, [channel({})]);
     const routing = new RoutingTable(db.kysely);

@@ -86,6 +86,8 @@ interface Snapshot {
   tiers: ReadonlyMap<string, RoutedChannel[][]>;
   /** group -> its enabled models, sorted. */
   models: ReadonlyMap<string, string[]>;
+  /** `${group}\n${model}` of every ability, enabled or not: models some channel lists, even one switched off. */
+  listed: ReadonlySet<string>;
   /** Answers of models() for several groups, filled lazily (bounded). */
   memo: Map<string, string[]>;
 }
@@ -98,13 +100,16 @@ function byPreference(a: RoutedChannel, b: RoutedChannel): number {
   return b.priority - a.priority || b.weight - a.weight || a.id - b.id;
 }
 
-export function buildSnapshot(rows: ChannelRow[], abilities: Array<{ group: string; model: string; channel_id: number }>): Snapshot {
+export function buildSnapshot(rows: ChannelRow[], abilities: Array<{ group: string; model: string; channel_id: number; enabled: number }>): Snapshot {
   const byId = new Map<number, RoutedChannel>();
   for (const row of rows) byId.set(row.id, routedChannel(row));
 
   const candidates = new Map<string, RoutedChannel[]>();
   const models = new Map<string, Set<string>>();
+  const listed = new Set<string>();
   for (const a of abilities) {
+    if (byId.has(a.channel_id)) listed.add(routeKey(a.group, a.model));
+    if (Number(a.enabled) !== 1) continue;
     const channel = byId.get(a.channel_id);
     // The channel row decides: abilities only say where it may serve.
     if (!channel || channel.status !== CHANNEL_STATUS.ENABLED) continue;
@@ -132,10 +137,10 @@ export function buildSnapshot(rows: ChannelRow[], abilities: Array<{ group: stri
   }
   const sortedModels = new Map<string, string[]>();
   for (const [group, set] of models) sortedModels.set(group, Object.freeze([...set].sort()) as string[]);
-  return { byId, tiers, models: sortedModels, memo: new Map() };
+  return { byId, tiers, models: sortedModels, listed, memo: new Map() };
 }
 
-const EMPTY: Snapshot = { byId: new Map(), tiers: new Map(), models: new Map(), memo: new Map() };
+const EMPTY: Snapshot = { byId: new Map(), tiers: new Map(), models: new Map(), listed: new Set(), memo: new Map() };
 
 export class RoutingTable {
   private snapshot: Snapshot = EMPTY;
@@ -156,6 +161,14 @@ export class RoutingTable {
   /** Enabled channels able to serve (group, model), grouped in priority tiers, highest priority first. */
   tiers(group: string, model: string): RoutedChannel[][] {
     return this.snapshot.tiers.get(routeKey(group, model)) ?? NONE;
+  }
+
+  /**
+   * Whether some channel lists (group, model), enabled or not. A model no channel lists is unknown to the group
+   * (404); a listed one without an enabled channel is only unavailable for now (503).
+   */
+  lists(group: string, model: string): boolean {
+    return this.snapshot.listed.has(routeKey(group, model));
   }
 
   /** Any channel by id, whatever its status. */
@@ -207,11 +220,7 @@ export class RoutingTable {
 
   private async read(): Promise<Snapshot> {
     const rows = await this.db.selectFrom('channels').selectAll().execute();
-    const abilities = await this.db
-      .selectFrom('abilities')
-      .select(['group', 'model', 'channel_id'])
-      .where('enabled', '=', 1)
-      .execute();
+    const abilities = await this.db.selectFrom('abilities').select(['group', 'model', 'channel_id', 'enabled']).execute();
     return buildSnapshot(rows, abilities);
   }
 }

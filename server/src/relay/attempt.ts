@@ -15,7 +15,11 @@ export function prepareAttempt(provider: Provider, attempt: Attempt): UpstreamCa
     return upstreamCall(attempt, wire, wireCodec(wire).encode(canonicalOf(attempt.call), attempt, provider.withholds?.(attempt)));
   } catch (err) {
     if (err instanceof RelayError) throw err;
-    throw new RelayError(400, `请求无法转换为上游格式：${(err as Error).message}`, 'convert_request_failed', 'invalid_request_error');
+    // A conversion that broke on a shape the body check let through: the client learns only that it could not be
+    // converted (never JavaScript's own words); the failure itself is logged (routes/endpoint.ts).
+    const failure = new RelayError(400, '请求无法转换为上游格式', 'convert_request_failed', 'invalid_request_error');
+    failure.cause = err;
+    throw failure;
   }
 }
 

@@ -3,6 +3,8 @@ import type { ClientCall, Mode } from './types.js';
 import { RelayError } from './errors.js';
 import { audioPromptTokens, audioSeconds } from './audio-duration.js';
 import { canonicalForCounting } from './formats/index.js';
+import { openAIFieldError } from './formats/openai/errors.js';
+import { openAIBodyCheck } from './formats/openai/schema.js';
 
 /*
  * Turns a client's OpenAI-format request into a ClientCall: the body is parsed once, checked for what the mode
@@ -62,6 +64,8 @@ export function parseJsonCall(mode: Mode, raw: Buffer | undefined): ClientCall {
   }
   if (mode === 'chat' && !Array.isArray(body.messages)) throw bad('messages 必须是数组');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw bad('stream 必须是布尔值');
+  const problem = openAIBodyCheck(mode)?.(body);
+  if (problem) throw openAIFieldError(problem);
   const streamOptions = body.stream_options as { include_usage?: unknown } | undefined;
   return {
     format: 'openai',

@@ -5,10 +5,13 @@ import { setChannelStatus } from '../store/channels.js';
 
 /** What an upstream said when it failed, as far as channel health is concerned. */
 export interface FailureSignal {
+  /** The upstream's own status (before status_code_mapping and before the gateway rewords it for the caller). */
   status: number;
   code: string;
   type: string;
   message: string;
+  /** The upstream said it refused the channel's key in a status of its own (Gemini's 400 API_KEY_INVALID). */
+  credentials?: boolean;
 }
 
 const DISABLING_CODES = new Set(['invalid_api_key', 'account_deactivated', 'billing_not_active']);
@@ -19,7 +22,7 @@ const DISABLING_TYPES = new Set(['insufficient_quota', 'insufficient_user_quota'
  * passing problem: 401, the listed error codes and types, or a configured keyword in the message.
  */
 export function disablesChannel(signal: FailureSignal, keywords: string): boolean {
-  if (signal.status === 401) return true;
+  if (signal.status === 401 || signal.credentials) return true;
   if (DISABLING_CODES.has(signal.code) || DISABLING_TYPES.has(signal.type)) return true;
   const message = signal.message.toLowerCase();
   if (!message) return false;

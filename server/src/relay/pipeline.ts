@@ -9,8 +9,10 @@ import type { Caller } from './auth.js';
 import { checkModelAllowed } from './auth.js';
 import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPricing, type Pricing } from './billing.js';
 import { estimatePromptTokens } from './calls.js';
+import { unroutable } from './availability.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
 import { RelayError, shuttingDown, unreachableUpstream, upstreamError } from './errors.js';
+import { refusalFor } from './refusals.js';
 import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
 import type { StreamCut } from './formats/passthrough-meter.js';
@@ -34,10 +36,6 @@ export interface RelayInput {
 }
 
 const RATE_LIMITED_MESSAGE = '当前分组上游负载已饱和，请稍后再试';
-
-function noChannel(group: string, model: string): RelayError {
-  return new RelayError(503, `当前分组 ${group} 下对于模型 ${model} 无可用渠道`, 'model_not_found');
-}
 
 /** status_code_mapping: {"400": "500"} turns an upstream 400 into a 500 before the retry decision. */
 function mapStatus(channel: RoutedChannel, status: number): number {
@@ -85,7 +83,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   checkModelAllowed(caller.token, call.model);
   const pinned = caller.pinnedChannelId !== null ? pinnedChannel(ctx, caller.pinnedChannelId) : null;
   const tiers = pinned ? [[pinned]] : ctx.routing.tiers(caller.group, call.model);
-  if (tiers.length === 0) throw noChannel(caller.group, call.model);
+  if (tiers.length === 0) throw unroutable(ctx, caller.group, call.model);
   const pricing = pricingOf(ctx, call, caller.group);
 
   const estimate = estimateOf(pricing, estimatePromptTokens(call), call.maxTokens, ctx.options.get('PreConsumedQuota'));
@@ -161,7 +159,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       if (outcome.kind === 'cut') {
         // Read whole before anything reaches the client: an answer cut here is still a retryable failure.
-        lastError = upstreamError(502, '上游连接中断', 'upstream_cut', 'upstream_error');
+        lastError = upstreamError(502, '上游连接中断', 'upstream_cut');
         breaker.failure(channel.id);
         continue;
       }
@@ -169,10 +167,13 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         const { statusCode, headers, text } = outcome;
         const parsed = provider.parseError?.(statusCode, text, headers) ?? wireCodec(up.wire).parseError(statusCode, text);
         const status = mapStatus(channel, statusCode);
-        lastError = upstreamError(status, parsed.message, parsed.code || `upstream_${statusCode}`, parsed.type);
-        if (shouldRetry(status)) breaker.failure(channel.id);
+        lastError = refusalFor(status, statusCode, parsed, up.wire);
+        // A refused key is this channel's failure, whatever status the upstream chose to say it in.
+        const retry = shouldRetry(status) || parsed.credentials === true;
+        if (retry) breaker.failure(channel.id);
+        // Auto-disable judges the upstream's own answer, not what the caller is told.
         void reportChannelFailure(ctx, channel, { status: statusCode, ...parsed });
-        if (!shouldRetry(status)) break;
+        if (!retry) break;
         continue;
       }
       const answer = outcome.answer;
@@ -196,7 +197,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   noteCharge(ctx, input, -estimate);
   if (clientGone) return;
   if (stopped) throw shuttingDown();
-  if (!lastError) throw noChannel(caller.group, call.model);
+  if (!lastError) throw unroutable(ctx, caller.group, call.model);
   if (lastError.status === 429) throw upstreamError(429, RATE_LIMITED_MESSAGE, lastError.code ?? 'rate_limited', lastError.type);
   throw lastError;
 }

@@ -721,8 +721,8 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
 
     it('answers an unknown model in Claude\'s error shape', async () => {
       const err = await failure(sdk().messages.create({ model: 'claude-no-such-model', ...hello }));
-      // No channel serves it: 503, as for any model without a channel.
-      expect(err).toMatchObject({ status: 503, body: { type: 'error', error: { type: 'api_error', message: expect.stringContaining('claude-no-such-model') } } });
+      // No channel serves it: 404, as for any model without a channel.
+      expect(err).toMatchObject({ status: 404, body: { type: 'error', error: { type: 'not_found_error', message: expect.stringContaining('claude-no-such-model') } } });
     });
   });
 });

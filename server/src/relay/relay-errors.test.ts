@@ -3,7 +3,12 @@ import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 
-/* Every refusal answers in OpenAI's error shape with the right status, and never leaks the channel's key or URL. */
+/*
+ * Every refusal answers in OpenAI's error shape with the right status and one of OpenAI's documented error types,
+ * and never leaks the channel's key or URL.
+ */
+
+const DOCUMENTED_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'rate_limit_error', 'insufficient_quota', 'server_error'];
 
 const [sqlite] = testDatabases();
 
@@ -24,6 +29,7 @@ describe('relay errors', () => {
     const body = (await res.json()) as { error: { message: string; type: string; code: string | null } };
     expect(body.error).toBeDefined();
     expect(typeof body.error.message).toBe('string');
+    expect(DOCUMENTED_TYPES).toContain(body.error.type);
     if (message) expect(body.error.message).toMatch(message);
     expect(JSON.stringify(body)).not.toContain(mock.key);
     expect(JSON.stringify(body)).not.toContain(mock.url);
@@ -44,7 +50,7 @@ describe('relay errors', () => {
   const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
 
   it('refuses a missing key with 401', async () => {
-    await expectError(await post('/v1/chat/completions', chat, { authorization: '' }), 401, '未提供令牌');
+    expect(await expectError(await post('/v1/chat/completions', chat, { authorization: '' }), 401, '未提供令牌')).toMatchObject({ type: 'authentication_error' });
   });
 
   it('refuses an unknown key with 401', async () => {
@@ -64,7 +70,7 @@ describe('relay errors', () => {
     const small = await f.token({ unlimited_quota: false, remain_quota: 1 });
     const res = await post('/v1/chat/completions', { ...chat, max_tokens: 100000 }, { authorization: `Bearer ${small.key}` });
     const err = await expectError(res, 403, '令牌额度不足');
-    expect(err.code).toBe('insufficient_token_quota');
+    expect(err).toMatchObject({ type: 'insufficient_quota', code: 'insufficient_token_quota' });
   });
 
   it('refuses malformed JSON and missing fields with 400', async () => {
@@ -79,8 +85,9 @@ describe('relay errors', () => {
     await expectError(await post('/v1/chat/completions', big), 413);
   });
 
-  it('refuses a model no channel serves with 503', async () => {
-    await expectError(await post('/v1/chat/completions', { ...chat, model: 'gpt-unknown' }), 503, '无可用渠道');
+  it('refuses a model no channel serves with 404 model_not_found', async () => {
+    const err = await expectError(await post('/v1/chat/completions', { ...chat, model: 'gpt-unknown' }), 404, '无可用渠道');
+    expect(err).toMatchObject({ type: 'not_found_error', code: 'model_not_found' });
   });
 
   it('refuses a model with neither price nor ratio with a clear message', async () => {
@@ -101,7 +108,7 @@ describe('relay errors', () => {
   it('reports an unreachable upstream without its address', async () => {
     const ch = await f.channel({ base_url: 'http://127.0.0.1:9', key: 'k', models: 'gpt-dead', name: 'dead' });
     await f.setOption('ModelRatio', JSON.stringify({ 'gpt-4o-mini': 0.075, 'gpt-dead': 1 }));
-    await expectError(await post('/v1/chat/completions', { ...chat, model: 'gpt-dead' }), 502, '请求上游地址失败');
+    expect(await expectError(await post('/v1/chat/completions', { ...chat, model: 'gpt-dead' }), 502, '请求上游地址失败')).toMatchObject({ type: 'server_error' });
     expect(ch).toBeGreaterThan(0);
   });
 
@@ -124,7 +131,7 @@ describe('relay errors', () => {
 
   it('refuses a caller outside the token IP allow list', async () => {
     const fenced = await f.token({ allow_ips: '10.1.2.3' });
-    await expectError(await post('/v1/chat/completions', chat, { authorization: `Bearer ${fenced.key}` }), 403, 'IP');
+    expect(await expectError(await post('/v1/chat/completions', chat, { authorization: `Bearer ${fenced.key}` }), 403, 'IP')).toMatchObject({ type: 'permission_error' });
     const open = await f.token({ allow_ips: '127.0.0.1' });
     expect((await post('/v1/chat/completions', chat, { authorization: `Bearer ${open.key}` })).status).toBe(200);
   });

@@ -373,7 +373,8 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
     it.each([
       [RATE_LIMITED, 429, 'RESOURCE_EXHAUSTED'],
       [BAD_REQUEST, 400, 'INVALID_ARGUMENT'],
-      [DENIED, 403, 'PERMISSION_DENIED'],
+      // The upstream refused the channel's key: the gateway's failure, not the caller's.
+      [DENIED, 502, 'UNAVAILABLE'],
     ])('answers an upstream refusal of %s in Gemini’s error shape (%i) and charges nothing', async (model, status, name) => {
       let err!: Awaited<ReturnType<typeof sdkError>>;
       await free(async () => {
@@ -652,8 +653,8 @@ describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $
 
     it('refuses an unknown model in Gemini’s error shape', async () => {
       const err = await sdkError(() => ai.models.generateContent({ model: 'gemini-no-such-model', contents: 'hi' }));
-      // As for every format: no channel serves the model in the caller's group.
-      expect(err).toEqual({ status: 503, body: { error: { code: 503, message: expect.stringContaining('gemini-no-such-model'), status: 'UNAVAILABLE' } } });
+      // As for every format: no channel serves the model in the caller's group, so it is not found.
+      expect(err).toEqual({ status: 404, body: { error: { code: 404, message: expect.stringContaining('gemini-no-such-model'), status: 'NOT_FOUND' } } });
     });
 
     it('refuses malformed JSON and a body without contents with 400 in Gemini’s error shape', async () => {

@@ -71,7 +71,8 @@ const LANES: Lane[] = [
     cut: 'gemini-2.5-flash-mock-cut',
     errors: [
       ['gemini-2.5-flash-mock-bad-request', 400],
-      ['gemini-2.5-flash-mock-permission-denied', 403],
+      // The upstream refused the channel's key: the gateway's failure, not the caller's (502).
+      ['gemini-2.5-flash-mock-permission-denied', 502],
       ['gemini-2.5-flash-mock-rate-limit', 429],
       ['gemini-2.5-flash-mock-unavailable', 503],
     ],

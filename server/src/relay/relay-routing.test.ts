@@ -142,7 +142,8 @@ describe('routing', () => {
     await f.setOption('AutomaticDisableChannelEnabled', 'true');
     const m = await upstream();
     const id = await f.channel({ base_url: m.url, key: 'sk-wrong', models: 'gpt-4o-mini' });
-    await expect(f.client(key).chat.completions.create(chat)).rejects.toMatchObject({ status: 401 });
+    // The caller is told the upstream refused the gateway (502); auto-disable sees the upstream's 401.
+    await expect(f.client(key).chat.completions.create(chat)).rejects.toMatchObject({ status: 502 });
     await expect
       .poll(async () => (await f.t.app.ctx.db.kysely.selectFrom('channels').select(['status', 'other_info']).where('id', '=', id).executeTakeFirstOrThrow()).status)
       .toBe(3);
@@ -157,7 +158,7 @@ describe('routing', () => {
     await f.setOption('AutomaticDisableChannelEnabled', 'true');
     const m = await upstream();
     const id = await f.channel({ base_url: m.url, key: 'sk-wrong', models: 'gpt-4o-mini', auto_ban: 0 });
-    await expect(f.client(key).chat.completions.create(chat)).rejects.toMatchObject({ status: 401 });
+    await expect(f.client(key).chat.completions.create(chat)).rejects.toMatchObject({ status: 502 });
     await new Promise((r) => setTimeout(r, 100));
     const row = await f.t.app.ctx.db.kysely.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow();
     expect(row.status).toBe(1);

@@ -152,7 +152,7 @@ export async function deliverStream(
   meter: StreamMeter,
   adapt?: (chunk: Buffer) => Buffer,
 ): Promise<Delivery> {
-  out.writeHead(200, SSE_HEADERS);
+  out.writeHead(200, meter.headers ?? SSE_HEADERS);
   const end = await pump(res, out, clientGone, adapt ? (chunk) => meter.push(adapt(chunk)) : (chunk) => meter.push(chunk));
   // The upstream went away or went silent past STREAMING_TIMEOUT (or the call was stopped); the client keeps what it got.
   const cut = cutOf(end, clientGone, stopped);
@@ -224,7 +224,7 @@ export async function deliverConvertedStream(
     }
     return text;
   };
-  out.writeHead(200, SSE_HEADERS);
+  out.writeHead(200, encoder.headers ?? SSE_HEADERS);
   const end = await pump(res, out, clientGone, (chunk) => {
     // A decoder that met the upstream's error event takes nothing more: the stream is closed with the error below.
     if (decoder.failure) return '';
@@ -250,7 +250,7 @@ export async function deliverConvertedStream(
 }
 
 /** An upstream answer that cannot be read: refused (502) before any of it reaches the client, and not billed. */
-const unreadableAnswer = () => upstreamError(502, '上游返回的内容无法解析', 'bad_upstream_response', 'upstream_error');
+const unreadableAnswer = () => upstreamError(502, '上游返回的内容无法解析', 'bad_upstream_response');
 
 /**
  * Same-format JSON answers (chat, completions, embeddings, moderations, rerank, images, transcriptions). When no

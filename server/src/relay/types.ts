@@ -49,6 +49,8 @@ export interface ClientCall {
   passHeaders?: Record<string, string>;
   /** Gemini embeddings: embedContent (single) rather than batchEmbedContents. */
   single?: boolean;
+  /** Gemini streamGenerateContent without alt=sse: the stream is one JSON array rather than SSE events. */
+  arrayStream?: boolean;
   /** The request in the canonical OpenAI shape, converted once when first needed (formats other than openai). */
   canonical?: Record<string, unknown>;
   /** Responses calls: the references resolved and the answer to keep (formats/responses/turn.ts). */

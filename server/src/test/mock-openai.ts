@@ -177,7 +177,8 @@ async function handle(mock: MockOpenAI, req: MockRequest, res: http.ServerRespon
     case '/v1/images/generations': {
       const missing = requireFields(req.json, ['prompt']);
       if (missing) return send(res, 400, errorBody(400, { message: missing }));
-      const n = typeof req.json!.n === 'number' ? req.json!.n : 1;
+      const n = (req.json!.n ?? 1) as number;
+      if (!Number.isInteger(n) || n < 1 || n > 10) return send(res, 400, errorBody(400, { message: "Invalid 'n': expected an integer from 1 to 10." }));
       return send(res, 200, { created, data: Array.from({ length: n }, () => ({ url: 'https://images.example/mock.png', revised_prompt: 'a mock' })) });
     }
     case '/v1/audio/speech': {

@@ -29,6 +29,8 @@ export interface StreamMeter {
   readonly firstTokenAt: number;
   /** Output tokens counted from what went by (when the upstream never reported usage). */
   counted(): number;
+  /** Headers of the answer when it is not an SSE stream (Gemini's JSON array stream). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 /** Canonical chunks into this format's stream. */
@@ -38,13 +40,18 @@ export interface ChunkEncoder {
   finish(usage: ChatUsage | undefined): string;
   /** A failure after the stream started, the way the format reports one. */
   error(status: number, message: string): string;
+  /** Headers of the answer when it is not an SSE stream (Gemini's JSON array stream). */
+  readonly headers?: Readonly<Record<string, string>>;
 }
 
 export interface ErrorFields {
   status: number;
   message: string;
-  type: string;
+  /** OpenAI's error type; derived from the status when unset. */
+  type?: string;
   code?: string;
+  /** The request field at fault (OpenAI's `param`). */
+  param?: string;
 }
 
 export interface ClientFormatModule {

@@ -28,13 +28,19 @@ export function writeError(res: ServerResponse, err: ErrorFields, format: Client
   sendJson(res, err.status, clientFormat(format).errorBody(err));
 }
 
+/** A failure of the gateway's own (a crash, or a refusal that hides one), as opposed to a refusal of the request. */
+export function isOwnFailure(error: unknown): boolean {
+  if (!(error instanceof RelayError)) return toRelayError(error as FastifyError | AppError).status >= 500;
+  return error.cause !== undefined && !(error.cause instanceof RelayError);
+}
+
 /** Runs a relay call; whatever it throws is answered in the caller's format (and logged when it is ours). */
 export async function guarded(ctx: AppContext, ex: RelayExchange, format: ClientFormat, run: () => Promise<void>): Promise<void> {
   try {
     await run();
   } catch (error) {
     const err = toRelayError(error as FastifyError | AppError);
-    if (err.status >= 500 && !(error instanceof RelayError)) ctx.log.error({ err: error, reqId: ex.id }, 'relay error');
+    if (isOwnFailure(error)) ctx.log.error({ err: error, cause: (error as Error).cause, reqId: ex.id }, 'relay error');
     writeError(ex.res, err, format);
   }
 }

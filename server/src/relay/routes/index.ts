@@ -2,26 +2,24 @@ import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
 import { contentEncoding, decodeBody } from '../body.js';
 import { allowBrowsers, registerPreflight } from '../cors.js';
 import type { AppError } from '../../lib/errors.js';
-import { RelayError } from '../errors.js';
 import { billingRoutes } from './billing.js';
 import { claudeEndpoints, claudeRoutes } from './claude.js';
-import { registerEndpoints, type RelayEndpoint } from './endpoint.js';
+import { isOwnFailure, registerEndpoints, type RelayEndpoint } from './endpoint.js';
 import { geminiEndpoints } from './gemini.js';
 import { modelRoutes } from './models.js';
 import { openAIEndpoints, openAIExtraRoutes } from './openai.js';
 import { responsesEndpoints, responsesRoutes } from './responses.js';
 import { responsesCountRoutes } from './responses-count.js';
 import { formatOf, sendError, toRelayError } from './send-error.js';
+import { registerUnmatched } from './edge-errors.js';
 
 /** Every POST that relays a call, in every client format: Fastify routes, and the relay lane's table. */
 export const RELAY_ENDPOINTS: readonly RelayEndpoint[] = [...openAIEndpoints, ...responsesEndpoints, ...claudeEndpoints, ...geminiEndpoints];
 
 export { formatOf, formatOfPath, sendError } from './send-error.js';
 
-/** Paths served by the relay (OpenAI, Claude and Gemini formats, the playground, OpenAI's legacy billing). */
-export function isRelayUrl(url: string): boolean {
-  return url.startsWith('/v1') || url.startsWith('/pg/') || url.startsWith('/dashboard/');
-}
+export { isRelayUrl } from './caller-format.js';
+export { answerRelayClientError, relayFrameworkError, relayNotFound } from './edge-errors.js';
 
 /** Every client-facing relay endpoint, each answering errors in its own format. */
 export const relayRoutes: FastifyPluginAsync = async (app) => {
@@ -40,11 +38,12 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
     if (request.headers.origin !== undefined) allowBrowsers(reply.raw);
     done();
   });
-  registerPreflight(app, ['/v1*', '/pg/*', '/dashboard/*']);
+  const paths = ['/v1*', '/pg/*', '/dashboard/*'];
+  registerPreflight(app, paths);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const err = toRelayError(error);
-    if (err.status >= 500 && !(error instanceof RelayError)) request.log.error({ err: error, reqId: request.id }, 'relay error');
+    if (isOwnFailure(error)) request.log.error({ err: error, cause: error.cause, reqId: request.id }, 'relay error');
     sendError(reply, err, formatOf(request));
   });
 
@@ -55,4 +54,5 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
   await app.register(responsesCountRoutes);
   await app.register(modelRoutes);
   await app.register(billingRoutes);
+  registerUnmatched(app, paths);
 };

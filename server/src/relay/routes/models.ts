@@ -4,6 +4,7 @@ import { authenticateToken, type Caller } from '../auth.js';
 import { RelayError } from '../errors.js';
 import { geminiModelList } from '../formats/gemini/models.js';
 import type { ClientFormat } from '../types.js';
+import { relayFormatOf } from './caller-format.js';
 import { sendError } from './send-error.js';
 
 /** What a token may call: its model limits when on, else every model its group can reach. */
@@ -18,11 +19,13 @@ export function listableModels(ctx: AppContext, caller: Caller): string[] {
   return ctx.routing.models([caller.group]);
 }
 
-/** The list shape a caller expects, told by its headers: Anthropic's SDK sends anthropic-version, Google's a goog key. */
+/**
+ * The list shape a caller expects, told as for its errors: by the path, then by its headers (Anthropic's SDK sends
+ * anthropic-version, Google's a goog key).
+ */
 function listFormat(request: FastifyRequest): ClientFormat {
-  if (request.headers['anthropic-version'] !== undefined) return 'claude';
-  if (request.headers['x-goog-api-key'] !== undefined || (request.query as { key?: unknown }).key !== undefined) return 'gemini';
-  return 'openai';
+  const format = relayFormatOf(request.url, request.headers);
+  return format === 'responses' ? 'openai' : format;
 }
 
 function anthropicModel(id: string, createdAt: string) {
@@ -89,7 +92,7 @@ export const modelRoutes: FastifyPluginAsync = async (app) => {
     const { model } = request.params as { model: string };
     const format = listFormat(request);
     if (!listableModels(ctx, caller).includes(model)) {
-      return sendError(reply, new RelayError(404, `The model '${model}' does not exist`, 'model_not_found', 'invalid_request_error'), format);
+      return sendError(reply, new RelayError(404, `The model '${model}' does not exist`, 'model_not_found'), format);
     }
     if (format === 'claude') return anthropicModel(model, createdAt());
     if (format === 'gemini') return geminiModelList([model]).models[0];
@@ -104,7 +107,7 @@ export const modelRoutes: FastifyPluginAsync = async (app) => {
     app.get(`${prefix}/models/:model`, { config: { format: 'gemini' } }, async (request) => {
       const caller = await authenticateToken(ctx, request);
       const model = (request.params as { model: string }).model.replace(/^models\//, '');
-      if (!listableModels(ctx, caller).includes(model)) throw new RelayError(404, `models/${model} is not found`, 'not_found', 'NOT_FOUND');
+      if (!listableModels(ctx, caller).includes(model)) throw new RelayError(404, `models/${model} is not found`, 'model_not_found');
       return geminiModelList([model]).models[0];
     });
   }

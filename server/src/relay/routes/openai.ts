@@ -7,7 +7,7 @@ import { fastifyExchange } from '../exchange.js';
 import { relayCall } from '../pipeline.js';
 import type { Mode } from '../types.js';
 import { guarded, type RelayEndpoint } from './endpoint.js';
-import { sendError } from './send-error.js';
+import { formatOf, sendError } from './send-error.js';
 
 /** Client-facing endpoints in OpenAI's format. */
 const JSON_ENDPOINTS: Array<[string, Mode]> = [
@@ -76,7 +76,9 @@ export const openAIEndpoints: RelayEndpoint[] = [
 /** The console playground (OpenAI's chat, signed in by session) and the OpenAI calls not relayed yet. */
 export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
-  app.post('/pg/chat/completions', async (request, reply) => {
+  // OpenAI's format, whatever headers come (errors Fastify raises before the handler are rendered by the config's format).
+  const config = { format: 'openai' as const };
+  app.post('/pg/chat/completions', { config }, async (request, reply) => {
     const ex = fastifyExchange(request, reply);
     await guarded(ctx, ex, 'openai', async () => {
       const call = parseJsonCall('chat', ex.body);
@@ -86,7 +88,7 @@ export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
   });
 
   // The engine-style embeddings path of older OpenAI clients: the model may come in the path instead of the body.
-  app.post('/v1/engines/:model/embeddings', async (request, reply) => {
+  app.post('/v1/engines/:model/embeddings', { config }, async (request, reply) => {
     const ex = fastifyExchange(request, reply);
     await guarded(ctx, ex, 'openai', async () => {
       const caller = await authenticateToken(ctx, ex);
@@ -101,7 +103,7 @@ export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
     app.route({
       method: method as 'GET',
       url,
-      handler: async (_request, reply) => sendError(reply, new RelayError(501, 'API not implemented', 'api_not_implemented')),
+      handler: async (request, reply) => sendError(reply, new RelayError(501, 'API not implemented', 'api_not_implemented'), formatOf(request)),
     });
   }
 };

@@ -4,14 +4,16 @@ import { RelayError } from '../errors.js';
 import type { ErrorFields } from '../formats/client.js';
 import { clientFormat } from '../formats/index.js';
 import type { ClientFormat } from '../types.js';
+import { relayFormatOf } from './caller-format.js';
 
 /** Routes declare the format they speak in their config; errors are rendered in it. */
 export interface RelayRouteConfig {
   format?: ClientFormat;
 }
 
+/** The route's declared format, else the one the path and the caller's headers tell (models lists, billing). */
 export function formatOf(request: FastifyRequest): ClientFormat {
-  return (request.routeOptions.config as RelayRouteConfig | undefined)?.format ?? 'openai';
+  return (request.routeOptions.config as RelayRouteConfig | undefined)?.format ?? relayFormatOf(request.url, request.headers);
 }
 
 /** The format a relay path speaks, for errors met before any route matched it (unknown path, malformed URL). */
@@ -31,13 +33,22 @@ export function sendError(reply: FastifyReply, err: ErrorFields, format: ClientF
   void reply.status(err.status).header('content-type', 'application/json; charset=utf-8').send(clientFormat(format).errorBody(err));
 }
 
+/** Fastify's refusals of a request body, in the relay's words (never the framework's English text). */
+const FRAMEWORK: Record<string, [status: number, message: string, code: string]> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: [413, '请求体过大', 'request_too_large'],
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: [415, '不支持的 Content-Type', 'unsupported_media_type'],
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: [400, '请求体长度与 Content-Length 不符', 'invalid_content_length'],
+  FST_ERR_CTP_EMPTY_TYPE: [415, 'Content-Type 不能为空', 'unsupported_media_type'],
+  FST_ERR_CTP_INVALID_TYPE: [415, '不支持的 Content-Type', 'unsupported_media_type'],
+};
+
 export function toRelayError(error: FastifyError | AppError): RelayError {
   if (error instanceof RelayError) return error;
   if (error instanceof AppError) return new RelayError(error.status === 200 ? 400 : error.status, error.message, error.code ?? 'invalid_request');
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return new RelayError(413, '请求体过大', 'request_too_large', 'invalid_request_error');
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return new RelayError(415, '不支持的 Content-Type', 'unsupported_media_type', 'invalid_request_error');
-  if (typeof error.statusCode === 'number' && error.statusCode < 500) {
-    return new RelayError(error.statusCode, error.message, 'invalid_request', 'invalid_request_error');
+  const known = FRAMEWORK[error.code];
+  if (known) return new RelayError(known[0], known[1], known[2]);
+  if (typeof error.statusCode === 'number' && error.statusCode >= 400 && error.statusCode < 500) {
+    return new RelayError(error.statusCode, '请求无效', 'invalid_request');
   }
   return new RelayError(500, '服务器内部错误', 'internal_error');
 }

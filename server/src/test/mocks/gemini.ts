@@ -109,7 +109,8 @@ function presentedKey(rec: MockRequest): string | undefined {
   return rec.query.key || undefined;
 }
 
-const isNonEmptyList = (v: unknown) => Array.isArray(v) && v.length > 0;
+/** Google's JSON mapping takes a single object for a repeated field (`"contents": {"parts": ...}`). */
+const isNonEmptyList = (v: unknown) => (Array.isArray(v) ? v.length > 0 : v !== null && typeof v === 'object');
 
 /** Google's wording for a missing field; null when the body is acceptable. */
 function invalidBody(route: Route, json: Record<string, unknown> | null): string | null {

@@ -1,6 +1,8 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { bad, parseJsonObject, positiveInt } from '../../calls.js';
 import type { ClientCall } from '../../types.js';
+import { claudeFieldError } from './errors.js';
+import { checkClaudeCountTokens, checkClaudeMessages } from './schema.js';
 
 /** Client headers a Claude upstream must see as the client sent them. */
 const PASS_HEADERS = ['anthropic-version', 'anthropic-beta'];
@@ -14,6 +16,8 @@ export function parseClaudeCall(raw: Buffer | undefined, headers: IncomingHttpHe
   if (!Number.isInteger(body.max_tokens) || (body.max_tokens as number) < 1) throw bad('max_tokens: Input should be a valid positive integer');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw bad('stream: Input should be a valid boolean');
   if (body.system !== undefined && typeof body.system !== 'string' && !Array.isArray(body.system)) throw bad('system: Input should be a valid string or list');
+  const problem = checkClaudeMessages(body);
+  if (problem) throw claudeFieldError(problem);
   return {
     format: 'claude',
     mode: 'chat',
@@ -37,10 +41,12 @@ export function claudePassHeaders(headers: IncomingHttpHeaders): Record<string, 
   return out;
 }
 
-/** A count_tokens body: a Messages request without max_tokens. */
+/** A count_tokens body (POST /v1/messages/count_tokens): the Messages request without max_tokens, checked alike. */
 export function parseClaudeCountCall(raw: Buffer | undefined, headers: IncomingHttpHeaders): ClientCall {
   const body = parseJsonObject(raw);
   if (typeof body.model !== 'string' || !body.model.trim()) throw bad('model: Field required', 'model_required');
   if (!Array.isArray(body.messages)) throw bad('messages: Field required');
+  const problem = checkClaudeCountTokens(body);
+  if (problem) throw claudeFieldError(problem);
   return { format: 'claude', mode: 'chat', model: body.model.trim(), stream: false, json: body, raw, clientWantsStreamUsage: false, maxTokens: 0, passHeaders: claudePassHeaders(headers) };
 }

@@ -1,3 +1,5 @@
+import { invalidField, type RelayError } from '../../errors.js';
+import { shortValue, type FieldProblem } from '../body-schema.js';
 import type { ClaudeErrorBody, ClaudeErrorType } from './types.js';
 
 /** Anthropic's documented error type per HTTP status; other 4xx are invalid requests, other 5xx api errors. */
@@ -23,4 +25,39 @@ export function claudeErrorObject(status: number, message: string): ClaudeErrorB
 /** Claude's error body: {type:"error", error:{type, message}}, as the JSON text to send. */
 export function claudeErrorBody(status: number, message: string): string {
   return JSON.stringify(claudeErrorObject(status, message));
+}
+
+/** `messages.0.content`, as Anthropic names a field in its errors. */
+export function claudePath(path: ReadonlyArray<string | number>): string {
+  return path.join('.');
+}
+
+const VALID: Record<string, string> = {
+  string: 'a valid string',
+  array: 'a valid list',
+  object: 'a valid dictionary',
+  integer: 'a valid integer',
+  number: 'a valid number',
+  boolean: 'a valid boolean',
+};
+
+/** A body problem in Anthropic's wording (`messages.0.content: Input should be a valid list`). */
+export function claudeFieldError(p: FieldProblem): RelayError {
+  const path = claudePath(p.path);
+  let text: string;
+  switch (p.kind) {
+    case 'required':
+      text = 'Field required';
+      break;
+    case 'empty':
+      text = 'List should have at least 1 item after validation, not 0';
+      break;
+    case 'value':
+      text = p.expected.length > 0 && !(p.expected[0] in VALID) ? `Input should be ${p.expected.map((v) => `'${v}'`).join(' or ')}` : `Invalid value ${shortValue(p.value)}`;
+      break;
+    case 'type':
+      text = `Input should be ${p.expected.filter((t) => t !== 'null').map((t) => VALID[t] ?? t).join(' or ')}`;
+      break;
+  }
+  return invalidField(`${path}: ${text}`, path, 'invalid_request_error');
 }

@@ -1,3 +1,5 @@
+import { invalidField, type RelayError } from '../../errors.js';
+import { shortValue, type FieldProblem } from '../body-schema.js';
 import type { GeminiErrorBody } from './types.js';
 
 /** google.rpc.Code names by the HTTP status Google maps them to. */
@@ -23,4 +25,35 @@ export function geminiStatusName(httpStatus: number): string {
 /** Gemini's error shape: {error: {code, message, status}}. */
 export function geminiErrorBody(httpStatus: number, message: string): GeminiErrorBody {
   return { error: { code: httpStatus, message, status: geminiStatusName(httpStatus) } };
+}
+
+/** `contents[0].parts[0].text`, as Google names a field in its errors. */
+export function geminiPath(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${key}` : key;
+  return out;
+}
+
+/** Google's names for the JSON types its parser expected. */
+const PROTO_TYPE: Record<string, string> = {
+  string: 'TYPE_STRING',
+  integer: 'TYPE_INT32',
+  number: 'TYPE_FLOAT',
+  boolean: 'TYPE_BOOL',
+  object: 'TYPE_MESSAGE',
+  array: 'TYPE_LIST',
+};
+
+/**
+ * A body problem in Google's wording: `Invalid value at 'contents[0].parts[0].text' (TYPE_STRING), 123`, or for a
+ * missing field `* GenerateContentRequest.contents: contents is not specified`.
+ */
+export function geminiFieldError(p: FieldProblem, request: string): RelayError {
+  const path = geminiPath(p.path);
+  if (p.kind === 'required' || p.kind === 'empty') {
+    const name = p.path[p.path.length - 1];
+    return invalidField(`* ${request}.${path}: ${String(name)} is not specified`, path, 'INVALID_ARGUMENT');
+  }
+  const expected = p.expected.filter((t) => t !== 'null').map((t) => PROTO_TYPE[t] ?? `'${t}'`).join(' or ');
+  return invalidField(`Invalid JSON payload received. Invalid value at '${path}' (${expected}), ${shortValue(p.value)}`, path, 'INVALID_ARGUMENT');
 }

@@ -2,7 +2,7 @@ import type { ClientCall, Usage } from '../../types.js';
 import type { ChunkEncoder, ClientFormatModule } from '../client.js';
 import { PassthroughMeter, UPSTREAM_CUT, type StreamCut } from '../passthrough-meter.js';
 import type { ChatChunk, ChatUsage } from './chat.js';
-import { openAIErrorBody } from './errors.js';
+import { openAIErrorBody, openAIErrorType } from './errors.js';
 import { OpenAIStreamMeter } from './stream.js';
 import { chatUsageOf, usageFromJsonBytes } from './usage.js';
 
@@ -40,7 +40,7 @@ class OpenAIChunkEncoder implements ChunkEncoder {
   }
 
   error(status: number, message: string): string {
-    return event({ error: { message, type: 'upstream_error', code: status } });
+    return event({ error: { message, type: openAIErrorType(status), code: status } });
   }
 }
 
@@ -55,7 +55,7 @@ class OpenAIPassthroughMeter extends PassthroughMeter<OpenAIStreamMeter> {
 
   finish(cut: boolean, reason: StreamCut = UPSTREAM_CUT): Buffer {
     const rest = this.meter.finish();
-    if (cut) return Buffer.from(event({ error: { message: reason.message, type: 'upstream_error', code: reason.status } }));
+    if (cut) return Buffer.from(event({ error: { message: reason.message, type: openAIErrorType(reason.status), code: reason.status } }));
     return rest;
   }
 

@@ -1,14 +1,81 @@
-import type { RelayError } from '../../errors.js';
+import { invalidField, type RelayError } from '../../errors.js';
+import { jsonType, shortValue, type FieldProblem } from '../body-schema.js';
+import type { ErrorFields } from '../client.js';
+
+/**
+ * The documented OpenAI error type for a status, for errors that carry none of their own: the gateway's refusals
+ * and upstream errors read from a format without OpenAI's types (docs/relay-errors.md).
+ */
+export function openAIErrorType(status: number): string {
+  switch (status) {
+    case 401:
+      return 'authentication_error';
+    case 403:
+      return 'permission_error';
+    case 404:
+      return 'not_found_error';
+    case 429:
+      return 'rate_limit_error';
+    default:
+      return status >= 500 ? 'server_error' : 'invalid_request_error';
+  }
+}
 
 /** OpenAI's error body: {error: {message, type, param, code}}. */
-export function openAIErrorBody(err: Pick<RelayError, 'message' | 'type' | 'code'>): string {
-  return JSON.stringify({ error: { message: err.message, type: err.type, param: null, code: err.code ?? null } });
+export function openAIErrorBody(err: Pick<ErrorFields, 'status' | 'message' | 'type' | 'code' | 'param'>): string {
+  return JSON.stringify({ error: { message: err.message, type: err.type || openAIErrorType(err.status), param: err.param ?? null, code: err.code ?? null } });
+}
+
+/** `messages[0].content`, as OpenAI names a field in its errors. */
+export function openAIPath(path: ReadonlyArray<string | number>): string {
+  let out = '';
+  for (const key of path) out += typeof key === 'number' ? `[${key}]` : out ? `.${key}` : key;
+  return out;
+}
+
+const ARTICLE: Record<string, string> = {
+  string: 'a string',
+  array: 'an array',
+  object: 'an object',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean',
+  null: 'null',
+};
+
+const described = (type: string) => ARTICLE[type] ?? type;
+
+function oneOf(types: readonly string[]): string {
+  const words = types.filter((t) => t !== 'null').map(described);
+  if (words.length === 1) return words[0];
+  return `one of ${words.slice(0, -1).join(', ')} or ${words[words.length - 1]}`;
+}
+
+/** A body problem in OpenAI's wording (its param, type and code included), for OpenAI and Responses clients. */
+export function openAIFieldError(p: FieldProblem): RelayError {
+  const param = openAIPath(p.path);
+  switch (p.kind) {
+    case 'required':
+      return invalidField(`Missing required parameter: '${param}'.`, param, 'missing_required_parameter');
+    case 'empty':
+      return invalidField(`Invalid '${param}': empty array. Expected an array with minimum length 1, but got an empty array instead.`, param, 'empty_array');
+    case 'value':
+      if (p.expected.length > 1 || (p.expected.length === 1 && !(p.expected[0] in ARTICLE))) {
+        const supported = p.expected.map((v) => `'${v}'`).join(', ');
+        return invalidField(`Invalid value: ${shortValue(p.value)}. Supported values are: ${supported}.`, param, 'invalid_value');
+      }
+      return invalidField(`Invalid value for '${param}': ${shortValue(p.value)}.`, param, 'invalid_value');
+    case 'type':
+      return invalidField(`Invalid type for '${param}': expected ${oneOf(p.expected)}, but got ${described(jsonType(p.value))} instead.`, param, 'invalid_type');
+  }
 }
 
 export interface ParsedUpstreamError {
   message: string;
   type: string;
   code: string;
+  /** The upstream refused the gateway's credentials (the channel's key) whatever its status said (Gemini's 400). */
+  credentials?: boolean;
 }
 
 /** Reads an upstream error body in OpenAI's shape, or falls back to the status. Never echoes HTML pages. */

@@ -1,5 +1,7 @@
 import { bad, parseJsonObject, positiveInt } from '../../calls.js';
 import type { ClientCall } from '../../types.js';
+import { openAIFieldError } from '../openai/errors.js';
+import { checkResponsesBody } from './schema.js';
 
 /** An OpenAI Responses request (POST /v1/responses), checked for the fields OpenAI requires. */
 export function parseResponsesCall(raw: Buffer | undefined): ClientCall {
@@ -8,6 +10,8 @@ export function parseResponsesCall(raw: Buffer | undefined): ClientCall {
   if (body.input === undefined || body.input === null || body.input === '') throw bad('缺少必填字段 input');
   if (typeof body.input !== 'string' && !Array.isArray(body.input)) throw bad('input 必须是字符串或数组');
   if (body.stream !== undefined && typeof body.stream !== 'boolean') throw bad('stream 必须是布尔值');
+  const problem = checkResponsesBody(body);
+  if (problem) throw openAIFieldError(problem);
   return {
     format: 'responses',
     mode: 'chat',

@@ -30,7 +30,7 @@ describe('AWS channel key', () => {
         err = e;
       }
       expect(err).toBeInstanceOf(RelayError);
-      expect(err).toMatchObject({ status: 500, message: 'AWS 渠道密钥格式应为 AK|SK|Region', code: 'invalid_channel_key', type: 'switchyard_error', local: false });
+      expect(err).toMatchObject({ status: 500, message: 'AWS 渠道密钥格式应为 AK|SK|Region', code: 'invalid_channel_key', type: undefined, local: false });
     },
   );
 });

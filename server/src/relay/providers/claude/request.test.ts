@@ -25,6 +25,24 @@ describe('ChatRequest -> Claude request', () => {
   });
 });
 
+describe('tool_choice to Claude', () => {
+  const req = (tool_choice: unknown): ChatRequest =>
+    ({ model: 'm', messages: [{ role: 'user', content: 'hi' }], tools: [{ type: 'function', function: { name: 'f', parameters: {} } }], tool_choice }) as ChatRequest;
+  const choiceOf = (tool_choice: unknown) => chatToClaudeRequest(req(tool_choice), 'claude-x', defaults).tool_choice;
+
+  it('maps named modes and a named function, and `any` as compatible servers spell required', () => {
+    expect(choiceOf('required')).toEqual({ type: 'any' });
+    expect(choiceOf('any')).toEqual({ type: 'any' });
+    expect(choiceOf({ type: 'function', function: { name: 'f' } })).toEqual({ type: 'tool', name: 'f' });
+  });
+
+  it('refuses a choice Claude has no form for with a 400 rather than failing on it', () => {
+    for (const choice of [{ type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: [] } }, { type: 'custom', custom: { name: 'f' } }, 'sometimes']) {
+      expect(() => choiceOf(choice)).toThrow(expect.objectContaining({ status: 400, code: 'unsupported_tool_choice' }) as Error);
+    }
+  });
+});
+
 describe('Claude endpoint and headers', () => {
   it('adds /v1/messages once', () => {
     expect(claudeUrl('https://api.anthropic.com')).toBe('https://api.anthropic.com/v1/messages');

@@ -1,7 +1,7 @@
+import { RelayError } from '../../errors.js';
 import type { ChatMessage, ChatRequest, ContentPart, ToolChoice } from '../../formats/openai/chat.js';
 import { parseToolInput } from '../../formats/claude/from-chat.js';
 import { applyResponseFormat, hasOutputFormat } from './structured-output.js';
-import { RelayError } from '../../errors.js';
 import type {
   ClaudeContentBlock,
   ClaudeDocumentBlock,
@@ -176,7 +176,10 @@ function toolChoice(c: ToolChoice | undefined, noParallel: boolean): ClaudeToolC
   const parallel = noParallel ? { disable_parallel_tool_use: true } : {};
   if (c === undefined) return noParallel ? { type: 'auto', ...parallel } : undefined;
   if (c === 'none') return { type: 'none' };
-  if (c === 'required') return { type: 'any', ...parallel };
+  // `any` is how Mistral-style servers spell `required`.
+  if (c === 'required' || (c as string) === 'any') return { type: 'any', ...parallel };
   if (c === 'auto') return { type: 'auto', ...parallel };
-  return { type: 'tool', name: c.function.name, ...parallel };
+  if (typeof c === 'object' && c.type === 'function' && typeof c.function?.name === 'string') return { type: 'tool', name: c.function.name, ...parallel };
+  const kind = typeof c === 'object' ? String((c as { type?: unknown }).type) : c;
+  throw new RelayError(400, `Claude 渠道不支持 tool_choice：${kind}`, 'unsupported_tool_choice', 'invalid_request_error');
 }

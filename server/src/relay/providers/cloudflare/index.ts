@@ -29,7 +29,7 @@ export const cloudflareProvider: Provider = {
   wire: () => 'openai',
   build(up) {
     const accountId = up.channel.other.trim();
-    if (!accountId) throw new RelayError(500, 'Cloudflare 渠道需要在"其他参数"中填写 Account ID', 'missing_account_id', 'switchyard_error', false);
+    if (!accountId) throw new RelayError(500, 'Cloudflare 渠道需要在"其他参数"中填写 Account ID', 'missing_account_id', undefined, false);
     const url = cloudflareUrl(resolveBaseUrl(up.channel), accountId, up.call.mode);
     return openAIRequest(up, url, { authorization: `Bearer ${up.key}` });
   },

@@ -68,7 +68,7 @@ describe('the Vertex channel key', () => {
     ['no project', JSON.stringify({ ...JSON.parse(KEY), project_id: undefined })],
   ])('refuses %s', async (_, key) => {
     const err = await Promise.resolve(provider.build(upstream({ model: 'gemini-2.5-flash', channel: { key } }))).catch((e: unknown) => e);
-    expect(err).toMatchObject({ status: 500, message: 'Vertex AI 渠道密钥应为服务账号 JSON', code: 'invalid_channel_key', type: 'switchyard_error', local: false });
+    expect(err).toMatchObject({ status: 500, message: 'Vertex AI 渠道密钥应为服务账号 JSON', code: 'invalid_channel_key', type: undefined, local: false });
   });
 });
 

@@ -14,7 +14,7 @@ export const DEFAULT_TOKEN_URI = 'https://oauth2.googleapis.com/token';
 const REQUIRED = ['project_id', 'private_key_id', 'private_key', 'client_email'] as const;
 
 export function invalidKey(): RelayError {
-  return new RelayError(500, 'Vertex AI 渠道密钥应为服务账号 JSON', 'invalid_channel_key', 'switchyard_error', false);
+  return new RelayError(500, 'Vertex AI 渠道密钥应为服务账号 JSON', 'invalid_channel_key', undefined, false);
 }
 
 /** The channel key (a service-account JSON file's content) as a ServiceAccount; throws when it is not one. */

@@ -32,7 +32,7 @@ const REGION_NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 export function regionHost(region: string): string {
   // The region becomes part of a host name: anything but a plain name could point the call elsewhere.
   if (!REGION_NAME.test(region)) {
-    throw new RelayError(500, 'Vertex AI 渠道区域设置无效', 'invalid_channel_region', 'switchyard_error', false);
+    throw new RelayError(500, 'Vertex AI 渠道区域设置无效', 'invalid_channel_region', undefined, false);
   }
   return region === 'global' ? 'aiplatform.googleapis.com' : `${region}-aiplatform.googleapis.com`;
 }

@@ -66,7 +66,7 @@ describe('AccessTokenCache', () => {
     let calls = 0;
     const cache = new AccessTokenCache(async () => {
       calls++;
-      if (fail) throw new RelayError(502, 'Vertex AI 获取访问令牌失败', 'vertex_token_failed', 'switchyard_error', false);
+      if (fail) throw new RelayError(502, 'Vertex AI 获取访问令牌失败', 'vertex_token_failed', undefined, false);
       return { token: 'fresh', expiresIn: 3600 };
     });
     const concurrent = await Promise.allSettled([cache.get(sa()), cache.get(sa())]);

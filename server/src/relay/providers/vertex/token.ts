@@ -17,7 +17,7 @@ const TOKEN_TIMEOUT_MS = 30_000;
 const DEFAULT_LIFETIME_SECONDS = 3600;
 
 function tokenFailure(detail: string): RelayError {
-  return new RelayError(502, `Vertex AI 获取访问令牌失败${detail ? `：${detail}` : ''}`, 'vertex_token_failed', 'switchyard_error', false);
+  return new RelayError(502, `Vertex AI 获取访问令牌失败${detail ? `：${detail}` : ''}`, 'vertex_token_failed', undefined, false);
 }
 
 /** Google's OAuth error code, for the message; the description is dropped as it may quote the request. */

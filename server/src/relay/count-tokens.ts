@@ -3,7 +3,8 @@ import type { AppContext } from '../context.js';
 import { prepareAttempt } from './attempt.js';
 import { checkModelAllowed, type Caller } from './auth.js';
 import { chooseChannel } from './distributor.js';
-import { RelayError, upstreamError } from './errors.js';
+import { unroutable } from './availability.js';
+import { upstreamError } from './errors.js';
 import { canonicalForCounting } from './formats/index.js';
 import { providerFor, wireCodec } from './providers/index.js';
 import { countChatPromptTokens, countTextTokens } from './tokenizer.js';
@@ -15,11 +16,6 @@ import type { Attempt, ClientCall } from './types.js';
  * (Anthropic, Bedrock, Vertex, Gemini, OpenAI's Responses) is asked with the request in its own format; elsewhere, or
  * when no upstream could answer, the count is made here with the model family's tokenizer.
  */
-
-/** The answer for a model no channel of the caller's group serves (each format renders its own 404). */
-function modelNotFound(model: string): RelayError {
-  return new RelayError(404, `模型 ${model} 不存在`, 'model_not_found', 'invalid_request_error');
-}
 
 /** The count made here, on the canonical request (or the raw body when it has no canonical form). */
 export function localCount(call: ClientCall): number {
@@ -39,7 +35,7 @@ function candidates(ctx: AppContext, caller: Caller, model: string): RoutedChann
 export async function countPromptTokens(ctx: AppContext, caller: Caller, call: ClientCall): Promise<number> {
   checkModelAllowed(caller.token, call.model);
   const tiers = candidates(ctx, caller, call.model);
-  if (tiers.length === 0) throw modelNotFound(call.model);
+  if (tiers.length === 0) throw unroutable(ctx, caller.group, call.model);
   const tried = new Set<number>();
   const attempts = Math.max(0, ctx.options.get('RetryTimes')) + 1;
   for (let i = 0; i < attempts; i++) {

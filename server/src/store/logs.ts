@@ -2,6 +2,7 @@ import type { Kysely, Transaction } from 'kysely';
 import { LOG_TYPE } from '@switchyard/shared';
 import type { Database, NewLog } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
+import { BatchQueue } from '../lib/batch-queue.js';
 import { repairLogRow } from './log-row.js';
 
 type Db = Kysely<Database>;
@@ -132,19 +133,12 @@ const MAX_PENDING = 20_000;
  * transaction. Only for rows no balance depends on; close() flushes what is left (graceful shutdown). A batch the
  * database refuses is written row by row, repaired (log-row.ts), so one bad row never takes the others with it.
  */
-export class LogWriter {
-  private queue: NewLog[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
-  private readonly intervalMs: number;
-  private readonly maxBatch: number;
-
+export class LogWriter extends BatchQueue<NewLog> {
   constructor(
     private readonly db: Db,
     private readonly options: LogWriterOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 1000;
-    this.maxBatch = options.maxBatch ?? 200;
+    super(options.intervalMs ?? 1000, options.maxBatch ?? 200);
   }
 
   get pending(): number {
@@ -152,34 +146,14 @@ export class LogWriter {
   }
 
   add(row: NewLog): void {
-    this.queue.push(row);
-    if (this.queue.length >= this.maxBatch) void this.flush();
-    else this.schedule();
-  }
-
-  private schedule(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => void this.flush(), this.intervalMs);
-    this.timer.unref();
+    this.enqueue(row);
   }
 
   addConsume(entry: ConsumeLogInput): void {
     this.add(consumeLogRow(entry));
   }
 
-  /** Writes everything queued so far; resolves when it is stored (or kept for a retry). Flushes never overlap. */
-  flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    const batch = this.queue;
-    this.queue = [];
-    this.flushing = this.flushing.then(() => this.write(batch));
-    return this.flushing;
-  }
-
-  private async write(batch: NewLog[]): Promise<void> {
+  protected async write(batch: NewLog[]): Promise<void> {
     if (batch.length === 0) return;
     try {
       await this.db.transaction().execute(async (trx) => {

@@ -2,6 +2,7 @@ import type { OptionReader } from '../../../options/index.js';
 import { RelayError } from '../../errors.js';
 import { keptInput } from './input-items.js';
 import type { ResponseObject } from './types.js';
+import { BatchQueue } from '../../../lib/batch-queue.js';
 
 /*
  * The Responses the gateway makes itself (converted answers), kept so a conversation can continue by reference on
@@ -144,15 +145,10 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 /** How much of ResponsesMaxUserMB a node writes for a user before it sums the user's total again. */
 const CHECK_EVERY = 1 / 16;
 
-export class ResponsesKeeper {
+export class ResponsesKeeper extends BatchQueue<Pending> {
   private readonly pending = new Map<string, Pending>();
   /** Bytes written per user since this node last checked the user's total. */
   private readonly unchecked = new Map<number, number>();
-  private queue: Pending[] = [];
-  private timer: NodeJS.Timeout | null = null;
-  private flushing: Promise<void> = Promise.resolve();
-  private readonly intervalMs: number;
-  private readonly maxBatch: number;
   private readonly maxAttempts: number;
 
   constructor(
@@ -160,8 +156,7 @@ export class ResponsesKeeper {
     private readonly limits: () => KeeperLimits,
     private readonly options: KeeperOptions = {},
   ) {
-    this.intervalMs = options.intervalMs ?? 100;
-    this.maxBatch = options.maxBatch ?? 50;
+    super(options.intervalMs ?? 100, options.maxBatch ?? 50);
     this.maxAttempts = options.maxAttempts ?? 5;
   }
 
@@ -242,18 +237,6 @@ export class ResponsesKeeper {
     return this.backend.expire(nowSeconds() - this.limits().retentionSeconds);
   }
 
-  /** Writes everything queued so far; resolves when it is written (or reported). Writes never overlap. */
-  flush(): Promise<void> {
-    if (this.timer) {
-      clearTimeout(this.timer);
-      this.timer = null;
-    }
-    const batch = this.queue;
-    this.queue = [];
-    this.flushing = this.flushing.then(() => this.write(batch));
-    return this.flushing;
-  }
-
   async close(): Promise<void> {
     await this.flush();
     // What failed to write gets its remaining attempts now: there is no later batch.
@@ -261,16 +244,7 @@ export class ResponsesKeeper {
     await this.backend.close();
   }
 
-  private enqueue(p: Pending, delayMs = this.intervalMs): void {
-    this.queue.push(p);
-    if (this.queue.length >= this.maxBatch) void this.flush();
-    else if (!this.timer) {
-      this.timer = setTimeout(() => void this.flush(), delayMs);
-      this.timer.unref();
-    }
-  }
-
-  private async write(batch: Pending[]): Promise<void> {
+  protected async write(batch: Pending[]): Promise<void> {
     if (batch.length === 0) return;
     const { maxResponseBytes, maxUserBytes, retentionSeconds } = this.limits();
     const live = batch.filter((p) => this.pending.get(p.kept.id) === p);

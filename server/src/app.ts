@@ -198,6 +198,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     return relayLane.close(app.server);
   });
   lane = relayLane;
+  relay.calls.watch(app.server);
 
   await app.register(fastifyStatic, {
     root: config.portalDir,

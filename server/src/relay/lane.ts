@@ -36,7 +36,7 @@ class LaneExchange implements RelayExchange {
    * The peer's address, taken while the connection is open: the consume log reads the client's address after the
    * answer, when a client that left has taken its socket's address with it.
    */
-  private readonly peer: { headers: IncomingHttpHeaders; socket: { remoteAddress: string } };
+  private readonly peerAddress: string;
 
   constructor(
     private readonly req: IncomingMessage,
@@ -45,7 +45,7 @@ class LaneExchange implements RelayExchange {
     public body: Buffer | undefined,
     private readonly trust: LaneOptions['trust'],
   ) {
-    this.peer = { headers: req.headers, socket: { remoteAddress: req.socket.remoteAddress ?? '' } };
+    this.peerAddress = req.socket.remoteAddress ?? '';
   }
 
   get headers(): IncomingHttpHeaders {
@@ -53,7 +53,10 @@ class LaneExchange implements RelayExchange {
   }
 
   get ip(): string {
-    this.address ??= proxyAddr(this.peer as unknown as IncomingMessage, this.trust) ?? '';
+    if (this.address === undefined) {
+      const peer = { headers: this.req.headers, socket: { remoteAddress: this.peerAddress } };
+      this.address = proxyAddr(peer as unknown as IncomingMessage, this.trust) ?? '';
+    }
     return this.address;
   }
 

@@ -115,7 +115,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   res.on('close', onClose);
   // A client that left while its reservation waited for balance is gone already.
   if (res.destroyed) onClose();
-  ctx.relay.calls.add(stop);
+  ctx.relay.calls.add(res, stop);
 
   const chain: number[] = [];
   const tried = new Set<number>();
@@ -191,7 +191,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
     throw err;
   } finally {
     res.off('close', onClose);
-    ctx.relay.calls.delete(stop);
+    ctx.relay.calls.delete(res);
   }
   refund(ctx, reservation);
   noteCharge(ctx, input, -estimate);

@@ -79,6 +79,12 @@ function positive(value: string | undefined): number {
   return n;
 }
 
+/** Seconds, fractions allowed (`0.5` is half a second, not zero); `fallback` when unset. */
+function seconds(value: string | undefined, fallback: number): number {
+  if (value === undefined || value.trim() === '') return fallback;
+  return positive(value);
+}
+
 /** Reverse proxies on the same host or a private network are trusted unless told otherwise. */
 const DEFAULT_TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
 
@@ -116,8 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     syncFrequencySeconds: int(env.SYNC_FREQUENCY, 60),
     nodeType: env.NODE_TYPE === 'slave' ? 'slave' : 'master',
     frontendBaseUrl: (env.FRONTEND_BASE_URL ?? '').replace(/\/+$/, ''),
-    relayTimeoutSeconds: int(env.RELAY_TIMEOUT, 0),
-    streamingTimeoutSeconds: int(env.STREAMING_TIMEOUT, 60),
+    relayTimeoutSeconds: seconds(env.RELAY_TIMEOUT, 0),
+    streamingTimeoutSeconds: seconds(env.STREAMING_TIMEOUT, 60),
     logLevel: env.LOG_LEVEL ?? 'info',
     webDist: env.WEB_DIST ?? path.resolve(serverRoot, '../web/dist'),
     portalDir: env.PORTAL_DIR ?? path.resolve(serverRoot, 'portal'),

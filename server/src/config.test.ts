@@ -1,0 +1,18 @@
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.js';
+
+describe('configuration from the environment', () => {
+  it('reads upstream timeouts in seconds with fractions (half a second is not "no timeout")', () => {
+    const config = loadConfig({ RELAY_TIMEOUT: '0.5', STREAMING_TIMEOUT: '1.5' });
+    expect(config.relayTimeoutSeconds).toBe(0.5);
+    expect(config.streamingTimeoutSeconds).toBe(1.5);
+  });
+
+  it('keeps the documented defaults and refuses what is not a number', () => {
+    const config = loadConfig({});
+    expect(config.relayTimeoutSeconds).toBe(0);
+    expect(config.streamingTimeoutSeconds).toBe(60);
+    expect(config.shutdownTimeoutSeconds).toBe(30);
+    expect(() => loadConfig({ RELAY_TIMEOUT: 'soon' })).toThrow();
+  });
+});

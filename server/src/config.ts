@@ -45,8 +45,13 @@ export interface Config {
    * before it, then stopped and billed; what they owe is written; the process exits by then whatever happens.
    */
   shutdownTimeoutSeconds: number;
-  /** Connections to one upstream origin at most (UPSTREAM_MAX_CONNECTIONS); 0: as many as calls in flight. */
+  /**
+   * Calls in flight to one upstream origin at most (UPSTREAM_MAX_CONNECTIONS; 0: no limit). Each holds one
+   * connection over HTTP/1.1. A call past it is refused at once (503 in the caller's format), never queued.
+   */
   upstreamMaxConnections: number;
+  /** Offer HTTP/2 to TLS upstreams (UPSTREAM_HTTP2=true|false): many calls then share one connection. */
+  upstreamHttp2: boolean;
   /**
    * Slow or vanished clients (seconds): CLIENT_HEADERS_TIMEOUT to send a request's headers once connected (idle
    * and slowloris connections), CLIENT_REQUEST_TIMEOUT to send a whole request (headers and body), and
@@ -63,6 +68,10 @@ export interface Config {
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
+
+/** Sized for 5,000+ streams to one provider per process (docs/decisions.md, "Thousands of streams"). */
+export const DEFAULT_UPSTREAM_MAX_CONNECTIONS = 8_000;
+const DEFAULT_UPSTREAM_HTTP2 = false;
 
 function int(value: string | undefined, fallback: number): number {
   if (value === undefined || value.trim() === '') return fallback;
@@ -134,7 +143,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     channelUpdateFrequencyMinutes: positive(env.CHANNEL_UPDATE_FREQUENCY),
     pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
     shutdownTimeoutSeconds: positive(env.SHUTDOWN_TIMEOUT) || 30,
-    upstreamMaxConnections: int(env.UPSTREAM_MAX_CONNECTIONS, 0),
+    upstreamMaxConnections: int(env.UPSTREAM_MAX_CONNECTIONS, DEFAULT_UPSTREAM_MAX_CONNECTIONS),
+    upstreamHttp2: env.UPSTREAM_HTTP2 === undefined || env.UPSTREAM_HTTP2.trim() === '' ? DEFAULT_UPSTREAM_HTTP2 : env.UPSTREAM_HTTP2 === 'true',
     clientHeadersTimeoutSeconds: positive(env.CLIENT_HEADERS_TIMEOUT) || 60,
     clientRequestTimeoutSeconds: positive(env.CLIENT_REQUEST_TIMEOUT) || 300,
     clientStallTimeoutSeconds: positive(env.CLIENT_STALL_TIMEOUT) || 60,

@@ -11,6 +11,8 @@ import { SHUTDOWN_MESSAGE } from './in-flight.js';
 export class RelayError extends AppError {
   /** The request field at fault (OpenAI's `param`), when one is. */
   param?: string;
+  /** Seconds after which trying again may succeed (Retry-After), when the gateway can tell. */
+  retryAfter?: number;
 
   constructor(
     status: number,
@@ -46,6 +48,16 @@ export function upstreamAuthFailed(upstreamStatus: number): RelayError {
 /** Network-level failures are reported without the upstream address or key. */
 export function unreachableUpstream(): RelayError {
   return new RelayError(502, '请求上游地址失败', 'do_request_failed', undefined, false);
+}
+
+/**
+ * Every channel that could serve the call has UPSTREAM_MAX_CONNECTIONS calls in flight from this node. Said at once
+ * (never a wait behind streams that may last minutes), so the caller can back off and come again.
+ */
+export function upstreamBusy(): RelayError {
+  const err = new RelayError(503, '当前请求上游的并发已达上限，请稍后重试', 'upstream_busy', undefined, false);
+  err.retryAfter = 1;
+  return err;
 }
 
 /** A call that arrives, or is still waiting for its upstream, while the server shuts down. */

@@ -11,7 +11,7 @@ import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPri
 import { estimatePromptTokens } from './calls.js';
 import { unroutable } from './availability.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
-import { RelayError, shuttingDown, unreachableUpstream, upstreamError } from './errors.js';
+import { RelayError, shuttingDown, unreachableUpstream, upstreamBusy, upstreamError } from './errors.js';
 import { refusalFor } from './refusals.js';
 import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
@@ -19,6 +19,7 @@ import type { StreamCut } from './formats/passthrough-meter.js';
 import { reportChannelFailure } from './health.js';
 import { providerFor, wireCodec } from './providers/index.js';
 import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery } from './respond.js';
+import { UpstreamBusy } from './upstream-limit.js';
 import { UpstreamCut, type BufferedCall, type StreamedResponse, type StreamingCall, type WholeAnswer } from './upstream.js';
 import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
 
@@ -151,6 +152,11 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       cancel = () => pending.cancel();
       const outcome = await answerOf(pending);
       if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;
+      if (outcome.kind === 'busy') {
+        // The gateway's own limit, not the channel's failure: another channel (origin) may have room.
+        lastError = upstreamBusy();
+        continue;
+      }
       if (outcome.kind === 'unreachable') {
         lastError = unreachableUpstream();
         breaker.failure(channel.id);
@@ -241,7 +247,9 @@ type AttemptOutcome =
   | { kind: 'answer'; answer: WholeAnswer | StreamedResponse }
   | { kind: 'refused'; statusCode: number; headers: IncomingHttpHeaders; text: string }
   | { kind: 'cut' }
-  | { kind: 'unreachable' };
+  | { kind: 'unreachable' }
+  /** Not sent: this node already has UPSTREAM_MAX_CONNECTIONS calls in flight to the channel's origin. */
+  | { kind: 'busy' };
 
 const ok = (status: number) => status >= 200 && status < 300;
 
@@ -252,6 +260,7 @@ async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptO
       if (ok(answer.statusCode)) return { kind: 'answer', answer };
       return { kind: 'refused', statusCode: answer.statusCode, headers: answer.headers, text: utf8.decode(answer.body) };
     } catch (err) {
+      if (err instanceof UpstreamBusy) return { kind: 'busy' };
       if (!(err instanceof UpstreamCut)) return { kind: 'unreachable' };
       // A refusal whose body broke off is still the refusal its status says.
       return ok(err.statusCode) ? { kind: 'cut' } : { kind: 'refused', statusCode: err.statusCode, headers: err.headers, text: '' };
@@ -260,8 +269,8 @@ async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptO
   let res: StreamedResponse;
   try {
     res = await pending.head;
-  } catch {
-    return { kind: 'unreachable' };
+  } catch (err) {
+    return { kind: err instanceof UpstreamBusy ? 'busy' : 'unreachable' };
   }
   if (ok(res.statusCode)) return { kind: 'answer', answer: res };
   return { kind: 'refused', statusCode: res.statusCode, headers: res.headers, text: await res.text() };

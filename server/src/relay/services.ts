@@ -21,7 +21,12 @@ export interface RelayServices {
 }
 
 export function createRelayServices(config: Config, db: Kysely<Database>, log: FastifyBaseLogger): RelayServices {
-  const upstream = createUpstreamClient(config.relayTimeoutSeconds, config.streamingTimeoutSeconds, config.upstreamMaxConnections);
+  const upstream = createUpstreamClient({
+    relayTimeoutSeconds: config.relayTimeoutSeconds,
+    streamingTimeoutSeconds: config.streamingTimeoutSeconds,
+    maxCallsPerOrigin: config.upstreamMaxConnections,
+    http2: config.upstreamHttp2,
+  });
   setClientStallTimeout(config.clientStallTimeoutSeconds * 1000);
   const settler = new Settler(db, log);
   const quotaGate = new QuotaGate(db, () => settler.flushSoon());

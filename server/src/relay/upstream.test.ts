@@ -15,7 +15,7 @@ describe('upstream client timeouts', () => {
   const call = (url: string): UpstreamRequest => ({ url: `${url}/v1/chat/completions`, method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
 
   it('gives up connecting to a host that never accepts after RELAY_TIMEOUT, not the default 10 s', async () => {
-    const client = createUpstreamClient(1, 60);
+    const client = createUpstreamClient({ relayTimeoutSeconds: 1, streamingTimeoutSeconds: 60 });
     const started = Date.now();
     await expect(client.fetch(call(hole.url)).answer).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2500);
@@ -23,7 +23,7 @@ describe('upstream client timeouts', () => {
   });
 
   it('gives up on a stream whose host never accepts after RELAY_TIMEOUT', async () => {
-    const client = createUpstreamClient(1, 60);
+    const client = createUpstreamClient({ relayTimeoutSeconds: 1, streamingTimeoutSeconds: 60 });
     const started = Date.now();
     await expect(client.stream(call(hole.url)).head).rejects.toThrow();
     expect(Date.now() - started).toBeLessThan(2500);

@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request, util as undiciUtil, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './types.js';
+import { UpstreamBusy, UpstreamLimit, type OriginLoad } from './upstream-limit.js';
 
 /*
  * One keep-alive connection pool per upstream origin (undici's Agent keeps them), shared by every request.
@@ -96,6 +97,8 @@ export interface UpstreamClient {
   stream(req: UpstreamRequest): StreamingCall;
   /** Answers read whole. */
   fetch(req: UpstreamRequest): BufferedCall;
+  /** Calls in flight per upstream origin (those with any). */
+  inFlight(): Record<string, number>;
   close(): Promise<void>;
 }
 
@@ -115,6 +118,17 @@ abstract class CancellableHandler extends LazyHeaders {
   protected cancelled = false;
   /** The answer ended, whole or not: nothing left to cancel. */
   protected over = false;
+  /** The origin's count this call holds a place in, until it ends. */
+  load: OriginLoad | null = null;
+
+  /** Gives the call's place back (once), when the upstream is done with it. */
+  protected release(): void {
+    const load = this.load;
+    if (load) {
+      load.inFlight--;
+      this.load = null;
+    }
+  }
 
   cancel(): void {
     if (this.over || this.cancelled) return;
@@ -165,6 +179,7 @@ class BufferingHandler extends CancellableHandler implements Dispatcher.Dispatch
   onComplete(): void {
     this.over = true;
     this.abort = null;
+    this.release();
     const { chunks } = this;
     this.body = chunks.length === 0 ? EMPTY : chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
     this.chunks = [];
@@ -175,6 +190,7 @@ class BufferingHandler extends CancellableHandler implements Dispatcher.Dispatch
     if (this.over) return;
     this.over = true;
     this.abort = null;
+    this.release();
     this.chunks = [];
     this.rejectAnswer(this.gotHead ? new UpstreamCut(this.statusCode, this.headers, err) : err);
   }
@@ -281,6 +297,7 @@ class StreamingHandler extends CancellableHandler implements Dispatcher.Dispatch
     this.ended = 'complete';
     this.over = true;
     this.abort = null;
+    this.release();
     if (this.early.length === 0) this.finish('complete');
   }
 
@@ -289,6 +306,7 @@ class StreamingHandler extends CancellableHandler implements Dispatcher.Dispatch
     this.ended = 'failed';
     this.over = true;
     this.abort = null;
+    this.release();
     if (!this.gotHead) {
       this.rejectHead(err);
       return;
@@ -313,16 +331,30 @@ function target(url: string): { origin: string; path: string } {
   return t;
 }
 
+export interface UpstreamClientOptions {
+  /** RELAY_TIMEOUT: the wait for an answer's head (and for connecting, 10 s at most); 0 = none. */
+  relayTimeoutSeconds: number;
+  /** STREAMING_TIMEOUT: the idle time allowed between two chunks of a body. */
+  streamingTimeoutSeconds: number;
+  /** UPSTREAM_MAX_CONNECTIONS: calls in flight to one origin at most (0: no limit); past it a call fails at once. */
+  maxCallsPerOrigin?: number;
+  /** UPSTREAM_HTTP2: offer HTTP/2 to TLS upstreams (ALPN), which then carry many calls on one connection. */
+  http2?: boolean;
+}
+
 /**
- * `maxConnections` caps the connections to one upstream origin (0: no cap). Each call in flight holds one (HTTP/1.1,
- * no pipelining), so a cap makes every call past it queue — long streams would hold the queue for minutes.
+ * Connections are not capped by the pool (undici would queue calls past a cap, and a stream holds its connection
+ * for minutes): the limit counts calls instead, and refuses the call past it (UpstreamBusy).
  */
-export function createUpstreamClient(relayTimeoutSeconds: number, streamingTimeoutSeconds: number, maxConnections = 0): UpstreamClient {
+export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
+  const { relayTimeoutSeconds, streamingTimeoutSeconds } = options;
+  const limit = new UpstreamLimit(options.maxCallsPerOrigin ?? 0);
   const agent = new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
-    connections: maxConnections > 0 ? maxConnections : null,
+    connections: null,
     pipelining: 1,
+    allowH2: options.http2 ?? false,
     headersTimeout: relayTimeoutSeconds * 1000,
     bodyTimeout: streamingTimeoutSeconds * 1000,
     connect: { timeout: relayTimeoutSeconds > 0 ? Math.min(CONNECT_TIMEOUT_MS, relayTimeoutSeconds * 1000) : CONNECT_TIMEOUT_MS },
@@ -338,18 +370,30 @@ export function createUpstreamClient(relayTimeoutSeconds: number, streamingTimeo
       });
     },
     stream(req) {
-      return dispatchTo(agent, req, new StreamingHandler());
+      return dispatchTo(agent, limit, req, new StreamingHandler());
     },
     fetch(req) {
-      return dispatchTo(agent, req, new BufferingHandler());
+      return dispatchTo(agent, limit, req, new BufferingHandler());
     },
+    inFlight: () => limit.snapshot(),
     close: () => agent.close(),
   };
 }
 
-function dispatchTo<H extends Dispatcher.DispatchHandler & { onError(err: Error): void }>(agent: Agent, req: UpstreamRequest, handler: H): H {
+function dispatchTo<H extends CancellableHandler & Dispatcher.DispatchHandler & { onError(err: Error): void }>(
+  agent: Agent,
+  limit: UpstreamLimit,
+  req: UpstreamRequest,
+  handler: H,
+): H {
   try {
     const { origin, path } = target(req.url);
+    const load = limit.loadOf(origin);
+    if (!limit.enter(load)) {
+      handler.onError(new UpstreamBusy(origin));
+      return handler;
+    }
+    handler.load = load;
     agent.dispatch({ origin, path, method: req.method, headers: req.headers, body: req.body as Dispatcher.DispatchOptions['body'] }, handler);
   } catch (err) {
     handler.onError(err as Error);

@@ -52,6 +52,8 @@ export interface ErrorFields {
   code?: string;
   /** The request field at fault (OpenAI's `param`). */
   param?: string;
+  /** Seconds after which a call may succeed again (sent as Retry-After). */
+  retryAfter?: number;
 }
 
 export interface ClientFormatModule {

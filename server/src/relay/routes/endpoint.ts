@@ -25,6 +25,7 @@ export function writeError(res: ServerResponse, err: ErrorFields, format: Client
     res.end();
     return;
   }
+  if (err.retryAfter) res.setHeader('retry-after', String(err.retryAfter));
   sendJson(res, err.status, clientFormat(format).errorBody(err));
 }
 

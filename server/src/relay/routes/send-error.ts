@@ -30,6 +30,7 @@ export function sendError(reply: FastifyReply, err: ErrorFields, format: ClientF
     reply.raw.end();
     return;
   }
+  if (err.retryAfter) void reply.header('retry-after', String(err.retryAfter));
   void reply.status(err.status).header('content-type', 'application/json; charset=utf-8').send(clientFormat(format).errorBody(err));
 }
 

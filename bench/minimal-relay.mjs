@@ -1,6 +1,7 @@
 // The floor for "a Node process in the path": forwards every request to the upstream over keep-alive connections
 // and pipes the answer back. No auth, no parsing, no accounting.
-//   node bench/minimal-relay.mjs --upstream http://127.0.0.1:PORT [--port 0] [--host 127.0.0.1]
+//   node bench/minimal-relay.mjs --upstream http://127.0.0.1:PORT [--port 0] [--host 127.0.0.1] [--max-sockets 512]
+// (--max-sockets 0: no cap on connections to the upstream, for many concurrent streams.)
 // Prints one JSON line {"listening": <port>} on stdout once it accepts connections.
 import http from 'node:http';
 import { parseArgs } from 'node:util';
@@ -10,6 +11,7 @@ const { values: args } = parseArgs({
     upstream: { type: 'string' },
     port: { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
+    'max-sockets': { type: 'string', default: '512' },
   },
 });
 if (!args.upstream) {
@@ -17,7 +19,8 @@ if (!args.upstream) {
   process.exit(2);
 }
 const upstream = new URL(args.upstream);
-const agent = new http.Agent({ keepAlive: true, maxSockets: 512, maxFreeSockets: 512, keepAliveMsecs: 30_000 });
+const maxSockets = Number(args['max-sockets']) > 0 ? Number(args['max-sockets']) : Infinity;
+const agent = new http.Agent({ keepAlive: true, maxSockets, maxFreeSockets: 512, keepAliveMsecs: 30_000 });
 
 // Hop-by-hop headers are not forwarded (RFC 9110 7.6.1).
 const HOP = new Set(['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'host']);
@@ -56,7 +59,7 @@ const server = http.createServer((req, res) => {
 server.keepAliveTimeout = 120_000;
 server.headersTimeout = 130_000;
 
-server.listen(Number(args.port), args.host, () => {
+server.listen({ port: Number(args.port), host: args.host, backlog: 4096 }, () => {
   process.stdout.write(JSON.stringify({ listening: server.address().port }) + '\n');
 });
 

@@ -1,13 +1,21 @@
 // A minimal OpenAI chat-completions upstream for benchmarks: as cheap as possible so it is never the bottleneck.
-//   node bench/mock-upstream.mjs [--port 0] [--host 127.0.0.1] [--first-delay-ms 0]
+//   node bench/mock-upstream.mjs [--port 0] [--host 127.0.0.1] [--first-delay-ms 0] [--slow-stream-ms 0]
+//                                [--tls-cert FILE --tls-key FILE]
 // Prints one JSON line {"listening": <port>} on stdout once it accepts connections.
 //
 // POST /v1/chat/completions
 //   non-stream: one JSON answer with usage.
 //   stream: SSE, 20 small content chunks, a usage chunk when stream_options.include_usage is true, then [DONE];
-//           written back-to-back (optionally after a fixed delay before the first chunk).
+//           written back-to-back (optionally after a fixed delay before the first chunk); with --slow-stream-ms, the
+//           first chunk at once and the rest spread evenly over that many ms (a model that takes its time).
+// GET /stats: {open, maxOpen, connections, h2Sessions} (streams open now and at most since the last reset, TCP
+//   connections accepted, HTTP/2 sessions); POST /stats/reset zeroes the counters.
+// With --tls-cert and --tls-key it serves HTTPS with HTTP/2 and HTTP/1.1 (ALPN), else plain HTTP/1.1. Its HTTP/2
+// sessions allow --h2-max-streams streams at once (128, as nginx's default; providers' fronts allow 100-256).
 // Anything else: 404 in OpenAI's error shape. The key is not checked.
+import fs from 'node:fs';
 import http from 'node:http';
+import http2 from 'node:http2';
 import { parseArgs } from 'node:util';
 
 const { values: args } = parseArgs({
@@ -15,9 +23,15 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '0' },
     host: { type: 'string', default: '127.0.0.1' },
     'first-delay-ms': { type: 'string', default: process.env.MOCK_FIRST_DELAY_MS ?? '0' },
+    'slow-stream-ms': { type: 'string', default: '0' },
+    'tls-cert': { type: 'string', default: '' },
+    'tls-key': { type: 'string', default: '' },
+    'h2-max-streams': { type: 'string', default: '128' },
   },
 });
 const firstDelayMs = Math.max(0, Number(args['first-delay-ms']) || 0);
+const slowStreamMs = Math.max(0, Number(args['slow-stream-ms']) || 0);
+const stats = { open: 0, maxOpen: 0, connections: 0, h2Sessions: 0 };
 
 const CHUNKS = 20;
 const USAGE = { prompt_tokens: 9, completion_tokens: CHUNKS, total_tokens: 9 + CHUNKS };
@@ -61,12 +75,37 @@ function sendJson(res, status, body) {
 
 function stream(res, a, includeUsage) {
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  if (slowStreamMs > 0) return slowStream(res, a, includeUsage);
   for (const e of a.events) res.write(e);
   if (includeUsage) res.write(a.usageEvent);
   res.end(DONE);
 }
 
-const server = http.createServer((req, res) => {
+function slowStream(res, a, includeUsage) {
+  let i = 0;
+  res.write(a.events[i++]);
+  const timer = setInterval(() => {
+    res.write(a.events[i++]);
+    if (i < a.events.length) return;
+    clearInterval(timer);
+    if (includeUsage) res.write(a.usageEvent);
+    res.end(DONE);
+  }, slowStreamMs / (a.events.length - 1));
+  res.on('close', () => clearInterval(timer));
+}
+
+function countOpen(res) {
+  stats.open++;
+  stats.maxOpen = Math.max(stats.maxOpen, stats.open);
+  res.on('close', () => stats.open--);
+}
+
+function handle(req, res) {
+  if (req.url === '/stats') {
+    if (req.method === 'POST') Object.assign(stats, { maxOpen: stats.open, connections: 0, h2Sessions: 0 });
+    sendJson(res, 200, stats);
+    return;
+  }
   const parts = [];
   req.on('data', (c) => parts.push(c));
   req.on('end', () => {
@@ -83,6 +122,7 @@ const server = http.createServer((req, res) => {
     }
     const a = answersFor(typeof body.model === 'string' ? body.model : 'gpt-4o-mini');
     if (body.stream === true) {
+      countOpen(res);
       const includeUsage = body.stream_options?.include_usage === true;
       if (firstDelayMs > 0) setTimeout(() => stream(res, a, includeUsage), firstDelayMs);
       else stream(res, a, includeUsage);
@@ -90,17 +130,26 @@ const server = http.createServer((req, res) => {
       sendJson(res, 200, a.json);
     }
   });
-});
-server.keepAliveTimeout = 120_000;
-server.headersTimeout = 130_000;
-server.maxRequestsPerSocket = 0;
+}
 
-server.listen(Number(args.port), args.host, () => {
+const tls = args['tls-cert'] && args['tls-key'];
+const server = tls
+  ? http2.createSecureServer({ cert: fs.readFileSync(args['tls-cert']), key: fs.readFileSync(args['tls-key']), allowHTTP1: true, settings: { maxConcurrentStreams: Number(args['h2-max-streams']) || 128 } }, handle)
+  : http.createServer(handle);
+server.on('connection', () => stats.connections++);
+server.on('session', () => stats.h2Sessions++);
+if (!tls) {
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 130_000;
+  server.maxRequestsPerSocket = 0;
+}
+
+server.listen({ port: Number(args.port), host: args.host, backlog: 4096 }, () => {
   process.stdout.write(JSON.stringify({ listening: server.address().port }) + '\n');
 });
 
 const stop = () => {
-  server.closeAllConnections();
+  server.closeAllConnections?.();
   server.close(() => process.exit(0));
   setTimeout(() => process.exit(0), 1000).unref();
 };

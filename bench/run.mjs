@@ -19,46 +19,25 @@
 // byte with undici, CPU time per request of the process under test (/proc/<pid>/stat), and its peak RSS (VmHWM).
 // Writes bench/RESULTS.md (full standard runs only). Every child process is stopped at the end, on error and on
 // SIGINT/SIGTERM.
-import { spawn, execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import net from 'node:net';
-import readline from 'node:readline';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, request } from 'undici';
 import autocannon from 'autocannon';
+import {
+  BENCH, CLK_TCK, HOST, MODEL, PINNED, ROOT, UPSTREAM_KEY, cpuTicks, fail, foreignLoadMeter, listeningPort, logTail,
+  machine, makeTmpDir, memKB, pinNote, pinSelf, setupSwitchyard, startChild, startCommand, startSwitchyard, stopChildrenOnExit,
+  cleanup, writeResults,
+} from './lib/harness.mjs';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const BENCH = path.join(ROOT, 'bench');
 const MAIN_JS = args_server() || path.join(ROOT, 'server/dist/main.js');
 const RELAY_JS = path.join(path.dirname(MAIN_JS), 'relay/routes/index.js');
 function args_server() {
   const i = process.argv.indexOf('--server');
   return i > 0 && process.argv[i + 1] ? path.resolve(process.argv[i + 1]) : '';
 }
-/**
- * How `npm start` runs the server (package.json): environment assignments and node flags in front of
- * server/dist/main.js. The benchmark starts Switchyard the same way, so it measures what is shipped.
- */
-function startCommand() {
-  const script = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts?.start ?? '';
-  const run = script.split('&&').map((part) => part.trim()).find((part) => /\bserver\/dist\/main\.js\b/.test(part)) ?? '';
-  const words = run.split(/\s+/).filter(Boolean);
-  const env = {};
-  while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
-    const [k, ...v] = words.shift().split('=');
-    env[k] = v.join('=');
-  }
-  if (words[0] !== 'node') fail(`cannot read how package.json's start script runs the server: ${script}`);
-  const flags = words.slice(1, words.findIndex((w) => /server\/dist\/main\.js$/.test(w)));
-  return { env, flags, text: run };
-}
 const START = startCommand();
-const HOST = '127.0.0.1';
-const MODEL = 'gpt-4o-mini';
-const UPSTREAM_KEY = 'sk-bench-upstream-key';
 const NOISY_PCT = 25; // other processes' CPU (% of one core) above which latency verdicts are flagged
 const RUN_DEADLINE_MS = 9 * 60_000; // hard cap on the whole run, whatever happens
 
@@ -99,207 +78,14 @@ const WRITE_RESULTS =
 const startedAt = Date.now();
 const loadStart = fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
 
-function fail(message) {
-  console.error(`bench: ${message}`);
-  process.exit(1);
-}
 const log = (...a) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s]`, ...a);
 
 // ---------------------------------------------------------------------------------------------- preconditions
 if (!fs.existsSync(MAIN_JS)) fail(`${path.relative(ROOT, MAIN_JS)} does not exist: run \`npm run build\` first (this script builds nothing).`);
 if (!fs.existsSync(RELAY_JS)) fail(`${path.relative(ROOT, RELAY_JS)} does not exist: server/dist is stale, run \`npm run build\` first.`);
 if (process.platform !== 'linux') fail('needs Linux (/proc for CPU and memory figures)');
-
-function which(cmd) {
-  try {
-    execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'pipe' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-const NPROC = os.availableParallelism?.() ?? os.cpus().length;
-const HAVE_TASKSET = which('taskset');
-const PINNED = HAVE_TASKSET && NPROC >= 2;
-const pinNote = !HAVE_TASKSET
-  ? 'taskset not found: every process ran unpinned, sharing all cores.'
-  : NPROC < 2
-    ? 'fewer than 2 cores: every process ran unpinned.'
-    : 'server under test and minimal relay pinned to core 0 (taskset -c 0); load generator (this script) and mock upstream pinned to core 1 (taskset -c 1).';
-if (PINNED) {
-  // The load generator is this process: pin all its threads to core 1.
-  execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' });
-}
-const CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-
-function machine() {
-  let cpuModel = 'unknown';
-  try {
-    const m = fs.readFileSync('/proc/cpuinfo', 'utf8').match(/^model name\s*:\s*(.+)$/m);
-    if (m) cpuModel = m[1].trim();
-  } catch {
-    /* not fatal */
-  }
-  return { nproc: NPROC, cpuModel, node: process.version, kernel: os.release(), memGB: (os.totalmem() / 2 ** 30).toFixed(1) };
-}
-
-// ---------------------------------------------------------------------------------------------- child processes
-const children = [];
-let tmpDir = '';
-
-function startChild(name, nodeArgs, { cpu, env = {}, logFile } = {}) {
-  const cmd = PINNED ? 'taskset' : process.execPath;
-  const argv = PINNED ? ['-c', String(cpu), process.execPath, ...nodeArgs] : nodeArgs;
-  const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const entry = { name, child, exited: false, logFile };
-  child.on('exit', (code, signal) => {
-    entry.exited = true;
-    entry.exit = { code, signal };
-  });
-  if (logFile) {
-    const out = fs.createWriteStream(logFile);
-    child.stdout.pipe(out);
-    child.stderr.pipe(out);
-  } else {
-    child.stderr.on('data', (d) => process.stderr.write(`[${name}] ${d}`));
-  }
-  children.push(entry);
-  return entry;
-}
-
-/** Waits for the child's {"listening": port} line (bounded). */
-function listeningPort(entry, timeoutMs = 10_000) {
-  return new Promise((resolve, reject) => {
-    const rl = readline.createInterface({ input: entry.child.stdout });
-    const timer = setTimeout(() => reject(new Error(`${entry.name} did not start within ${timeoutMs} ms`)), timeoutMs);
-    entry.child.once('exit', () => reject(new Error(`${entry.name} exited before listening`)));
-    rl.on('line', (line) => {
-      try {
-        const msg = JSON.parse(line);
-        if (typeof msg.listening === 'number') {
-          clearTimeout(timer);
-          rl.close();
-          entry.child.stdout.resume();
-          resolve(msg.listening);
-        }
-      } catch {
-        /* other output */
-      }
-    });
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, HOST, () => {
-      const { port } = s.address();
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-let cleaningUp = null;
-async function cleanup() {
-  if (cleaningUp) return cleaningUp;
-  cleaningUp = (async () => {
-    for (const e of children) if (!e.exited) e.child.kill('SIGTERM');
-    // Switchyard drains and flushes on SIGTERM (and writes its CPU profile); give everything a bounded time.
-    for (let i = 0; i < 100 && children.some((e) => !e.exited); i++) await sleep(100);
-    for (const e of children) if (!e.exited) e.child.kill('SIGKILL');
-    for (let i = 0; i < 20 && children.some((e) => !e.exited); i++) await sleep(50);
-    if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
-  })();
-  return cleaningUp;
-}
-process.on('exit', () => {
-  for (const e of children) if (!e.exited) e.child.kill('SIGKILL');
-});
-for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(sig, () => {
-    console.error(`\nbench: ${sig}, stopping children`);
-    void cleanup().finally(() => process.exit(130));
-  });
-}
-const deadline = setTimeout(() => {
-  console.error(`bench: the run exceeded ${RUN_DEADLINE_MS / 60_000} minutes, aborting`);
-  void cleanup().finally(() => process.exit(1));
-}, RUN_DEADLINE_MS);
-deadline.unref();
-
-// ---------------------------------------------------------------------------------------------- /proc readings
-function cpuTicks(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  // Fields after the command name (which may contain spaces) start at the last ')'.
-  const rest = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(rest[11]) + Number(rest[12]); // utime (14) + stime (15), counted from field 3
-}
-function memKB(pid, field) {
-  const m = fs.readFileSync(`/proc/${pid}/status`, 'utf8').match(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm'));
-  return m ? Number(m[1]) : NaN;
-}
-
-/** Busy jiffies of the whole machine (all cores) from /proc/stat. */
-function machineBusyTicks() {
-  const f = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
-  // user nice system idle iowait irq softirq steal
-  return f[0] + f[1] + f[2] + f[5] + f[6] + (f[7] ?? 0);
-}
-function ourTicks() {
-  let t = Math.round(((process.cpuUsage().user + process.cpuUsage().system) / 1e6) * CLK_TCK);
-  for (const e of children) {
-    if (e.exited) continue;
-    try {
-      t += cpuTicks(e.child.pid);
-    } catch {
-      /* gone */
-    }
-  }
-  return t;
-}
-/** CPU used by processes other than this benchmark's, as a % of one core, over a window. */
-function foreignLoadMeter() {
-  const b0 = machineBusyTicks();
-  const o0 = ourTicks();
-  const t0 = Date.now();
-  return () => {
-    const busy = machineBusyTicks() - b0;
-    const ours = ourTicks() - o0;
-    const wallTicks = ((Date.now() - t0) / 1000) * CLK_TCK;
-    return wallTicks > 0 ? Math.max(0, ((busy - ours) / wallTicks) * 100) : 0;
-  };
-}
-
-// ---------------------------------------------------------------------------------------------- HTTP helpers
-async function api(base, session, method, url, body) {
-  const headers = { 'content-type': 'application/json' };
-  if (session) Object.assign(headers, session.headers);
-  const res = await request(base + url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), headersTimeout: 10_000, bodyTimeout: 10_000 });
-  const text = await res.body.text();
-  let json = null;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    /* not JSON */
-  }
-  return { status: res.statusCode, headers: res.headers, json, text };
-}
-
-async function waitHttp(base, url, entry, timeoutMs) {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (entry.exited) throw new Error(`${entry.name} exited (${JSON.stringify(entry.exit)}); see its log`);
-    try {
-      const r = await api(base, null, 'GET', url);
-      if (r.status === 200) return;
-    } catch {
-      /* not yet */
-    }
-    await sleep(100);
-  }
-  throw new Error(`${entry.name} did not answer ${url} within ${timeoutMs} ms`);
-}
+pinSelf();
+stopChildrenOnExit(RUN_DEADLINE_MS);
 
 const BODIES = {
   nonstream: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], max_tokens: 64 }),
@@ -541,31 +327,6 @@ async function measureCpu(relays, mode, results) {
   }
 }
 
-// ---------------------------------------------------------------------------------------------- Switchyard setup
-async function setupSwitchyard(base, mockUrl) {
-  const login = await api(base, null, 'POST', '/api/user/login', { username: 'root', password: '123456' });
-  if (!login.json?.success) throw new Error(`login failed: ${login.status} ${login.text.slice(0, 200)}`);
-  const setCookie = login.headers['set-cookie'];
-  const cookie = (Array.isArray(setCookie) ? setCookie : [setCookie])
-    .filter(Boolean)
-    .map((c) => c.split(';')[0])
-    .join('; ');
-  const session = { headers: { cookie, 'new-api-user': String(login.json.data.id) } };
-
-  const tok = await api(base, session, 'POST', '/api/token/', { name: 'bench', unlimited_quota: true, remain_quota: 0, expired_time: -1 });
-  if (!tok.json?.success) throw new Error(`token create failed: ${tok.status} ${tok.text.slice(0, 200)}`);
-  const key = `sk-${tok.json.data.key}`;
-
-  const ch = await api(base, session, 'POST', '/api/channel/', { type: 1, name: 'bench-mock', key: UPSTREAM_KEY, base_url: mockUrl, models: MODEL, group: 'default' });
-  if (ch.status === 404) {
-    const err = new Error('POST /api/channel/ answers 404: the channel admin API is not registered in this build (server/src/console/index.ts); rebuild once it is');
-    err.channelApiMissing = true;
-    throw err;
-  }
-  if (!ch.json?.success) throw new Error(`channel create failed: ${ch.status} ${ch.text.slice(0, 300)}`);
-  return { key, session };
-}
-
 // ---------------------------------------------------------------------------------------------- report
 const f0 = (n) => (Number.isFinite(n) ? n.toFixed(0) : '–');
 const f1 = (n) => (Number.isFinite(n) ? n.toFixed(1) : '–');
@@ -674,7 +435,7 @@ async function main() {
   const mach = machine();
   log(`machine: ${mach.nproc} cores, ${mach.cpuModel}, node ${mach.node}, load average ${loadStart}`);
   if (!PINNED) log(`WARNING: ${pinNote}`);
-  tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-bench-'));
+  makeTmpDir();
 
   const mock = startChild('mock', [path.join(BENCH, 'mock-upstream.mjs'), '--host', HOST, '--port', '0', '--first-delay-ms', String(Number(args['first-delay-ms']) || 0)], { cpu: 1 });
   const mockPort = await listeningPort(mock);
@@ -692,29 +453,12 @@ async function main() {
 
   let switchyardProblem = '';
   if (TARGETS.includes('switchyard')) {
-    const port = await freePort();
-    const base = `http://${HOST}:${port}`;
-    const logFile = path.join(tmpDir, 'switchyard.log');
-    const nodeArgs = [...profileArgs('switchyard'), ...START.flags, ...args['server-node-flags'].split(' ').filter(Boolean)];
-    const sy = startChild('switchyard', [...nodeArgs, MAIN_JS], {
-      cpu: 0,
-      logFile,
-      env: {
-        PORT: String(port),
-        HOST,
-        SQLITE_PATH: path.join(tmpDir, 'switchyard.db'),
-        SQL_DSN: '',
-        REDIS_CONN_STRING: '',
-        LOG_LEVEL: 'warn',
-        SESSION_SECRET: 'bench-session-secret-bench-session-secret',
-        ROOT_INITIAL_QUOTA: '10000000000',
-        NODE_ENV: 'production',
-        ...START.env,
-        ...(args['server-node-options'] ? { NODE_OPTIONS: args['server-node-options'] } : {}),
-      },
-    });
+    const nodeArgs = [...profileArgs('switchyard'), ...args['server-node-flags'].split(' ').filter(Boolean)];
+    let logFile = '';
     try {
-      await waitHttp(base, '/api/status', sy, 30_000);
+      const started = await startSwitchyard(MAIN_JS, { nodeArgs, env: args['server-node-options'] ? { NODE_OPTIONS: args['server-node-options'] } : {} });
+      logFile = started.logFile;
+      const { base, entry: sy } = started;
       log(`switchyard on ${base} (pid ${sy.child.pid})`);
       const { key } = await setupSwitchyard(base, mockUrl);
       const target = { name: 'switchyard', url: base, key, pid: sy.child.pid };
@@ -727,13 +471,7 @@ async function main() {
       if (problem) throw new Error(`a call through Switchyard does not work: ${problem}`);
       targets.push(target);
     } catch (err) {
-      if (!err.channelApiMissing) {
-        try {
-          console.error(`--- tail of the Switchyard log:\n${fs.readFileSync(logFile, 'utf8').split('\n').slice(-30).join('\n')}`);
-        } catch {
-          /* no log */
-        }
-      }
+      if (!err.channelApiMissing && logFile) console.error(`--- tail of the Switchyard log:\n${logTail(logFile)}`);
       switchyardProblem = err.message;
       log(`SWITCHYARD NOT MEASURED: ${err.message}`);
     }
@@ -779,7 +517,7 @@ async function main() {
   const elapsed = (Date.now() - startedAt) / 1000;
   if (WRITE_RESULTS) {
     const md = renderMarkdown(mach, tbl, rs, results, switchyardProblem, elapsed, memNotes);
-    fs.writeFileSync(path.join(BENCH, 'RESULTS.md'), md);
+    writeResults(md);
     log(`wrote bench/RESULTS.md (${elapsed.toFixed(0)} s in all)`);
   } else {
     log(`done in ${elapsed.toFixed(0)} s (not written to RESULTS.md: --quick, --only or --profile)`);

@@ -87,7 +87,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     },
   });
 
-  const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath, (err) => app.log.warn({ err }, 'the database ended an idle connection; the pool opens another')));
+  const onLost = (err: Error) => app.log.warn({ err }, 'the database ended an idle connection; the pool opens another');
+  const pool = { maxConnections: config.sqlMaxOpenConns, waitTimeoutMs: config.sqlConnWaitTimeoutSeconds * 1000 };
+  const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath, onLost, pool));
   if (config.nodeType === 'master') await migrateToLatest(db);
   const bus =
     opts.bus ??

@@ -50,6 +50,12 @@ export interface Config {
    * connection over HTTP/1.1. A call past it is refused at once (503 in the caller's format), never queued.
    */
   upstreamMaxConnections: number;
+  /**
+   * PostgreSQL and MySQL pool: connections open at most (SQL_MAX_OPEN_CONNS, 20) and the longest a query waits for
+   * one (SQL_CONN_WAIT_TIMEOUT seconds, 10) before it fails instead of queueing on.
+   */
+  sqlMaxOpenConns: number;
+  sqlConnWaitTimeoutSeconds: number;
   /** Offer HTTP/2 to TLS upstreams (UPSTREAM_HTTP2=true|false): many calls then share one connection. */
   upstreamHttp2: boolean;
   /**
@@ -144,6 +150,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
     shutdownTimeoutSeconds: positive(env.SHUTDOWN_TIMEOUT) || 30,
     upstreamMaxConnections: int(env.UPSTREAM_MAX_CONNECTIONS, DEFAULT_UPSTREAM_MAX_CONNECTIONS),
+    sqlMaxOpenConns: Math.max(1, int(env.SQL_MAX_OPEN_CONNS, 20)),
+    sqlConnWaitTimeoutSeconds: positive(env.SQL_CONN_WAIT_TIMEOUT) || 10,
     upstreamHttp2: env.UPSTREAM_HTTP2 === undefined || env.UPSTREAM_HTTP2.trim() === '' ? DEFAULT_UPSTREAM_HTTP2 : env.UPSTREAM_HTTP2 === 'true',
     clientHeadersTimeoutSeconds: positive(env.CLIENT_HEADERS_TIMEOUT) || 60,
     clientRequestTimeoutSeconds: positive(env.CLIENT_REQUEST_TIMEOUT) || 300,

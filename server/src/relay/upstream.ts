@@ -349,12 +349,13 @@ export interface UpstreamClientOptions {
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
   const { relayTimeoutSeconds, streamingTimeoutSeconds } = options;
   const limit = new UpstreamLimit(options.maxCallsPerOrigin ?? 0);
+  const http2 = options.http2 ?? false;
   const agent = new Agent({
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
     connections: null,
-    pipelining: 1,
-    allowH2: options.http2 ?? false,
+    // HTTP/1.1 connections carry one call at a time (undici's default there); HTTP/2 ones as many as undici sends.
+    ...(http2 ? { allowH2: true } : { pipelining: 1 }),
     headersTimeout: relayTimeoutSeconds * 1000,
     bodyTimeout: streamingTimeoutSeconds * 1000,
     connect: { timeout: relayTimeoutSeconds > 0 ? Math.min(CONNECT_TIMEOUT_MS, relayTimeoutSeconds * 1000) : CONNECT_TIMEOUT_MS },
@@ -370,10 +371,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       });
     },
     stream(req) {
-      return dispatchTo(agent, limit, req, new StreamingHandler());
+      return dispatchTo(agent, limit, req, new StreamingHandler(), http2);
     },
     fetch(req) {
-      return dispatchTo(agent, limit, req, new BufferingHandler());
+      return dispatchTo(agent, limit, req, new BufferingHandler(), http2);
     },
     inFlight: () => limit.snapshot(),
     close: () => agent.close(),
@@ -385,6 +386,7 @@ function dispatchTo<H extends CancellableHandler & Dispatcher.DispatchHandler & 
   limit: UpstreamLimit,
   req: UpstreamRequest,
   handler: H,
+  multiplex: boolean,
 ): H {
   try {
     const { origin, path } = target(req.url);
@@ -394,7 +396,9 @@ function dispatchTo<H extends CancellableHandler & Dispatcher.DispatchHandler & 
       return handler;
     }
     handler.load = load;
-    agent.dispatch({ origin, path, method: req.method, headers: req.headers, body: req.body as Dispatcher.DispatchOptions['body'] }, handler);
+    // undici puts a POST on an HTTP/2 session only alone unless told it may share it (`idempotent`); nothing retries it.
+    const body = req.body as Dispatcher.DispatchOptions['body'];
+    agent.dispatch({ origin, path, method: req.method, headers: req.headers, body, ...(multiplex ? { idempotent: true } : {}) }, handler);
   } catch (err) {
     handler.onError(err as Error);
   }

@@ -60,6 +60,16 @@ export function upstreamBusy(): RelayError {
   return err;
 }
 
+/**
+ * SETTLEMENT_MAX_PENDING settlements wait to be written (the database is away or too slow): no call is taken that
+ * could not be billed.
+ */
+export function settlementBacklog(): RelayError {
+  const err = new RelayError(503, '计费记录写入积压，暂不受理新请求，请稍后重试', 'settlement_backlog');
+  err.retryAfter = 5;
+  return err;
+}
+
 /** A call that arrives, or is still waiting for its upstream, while the server shuts down. */
 export function shuttingDown(): RelayError {
   return new RelayError(503, SHUTDOWN_MESSAGE, 'service_unavailable');

@@ -11,7 +11,7 @@ import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPri
 import { estimatePromptTokens } from './calls.js';
 import { unroutable } from './availability.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
-import { RelayError, shuttingDown, unreachableUpstream, upstreamBusy, upstreamError } from './errors.js';
+import { RelayError, settlementBacklog, shuttingDown, unreachableUpstream, upstreamBusy, upstreamError } from './errors.js';
 import { refusalFor } from './refusals.js';
 import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
@@ -82,6 +82,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   const res = ex.res;
   const startedAt = Date.now();
   checkModelAllowed(caller.token, call.model);
+  if (ctx.relay.settler.full) throw settlementBacklog();
   const pinned = caller.pinnedChannelId !== null ? pinnedChannel(ctx, caller.pinnedChannelId) : null;
   const tiers = pinned ? [[pinned]] : ctx.routing.tiers(caller.group, call.model);
   if (tiers.length === 0) throw unroutable(ctx, caller.group, call.model);

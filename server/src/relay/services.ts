@@ -29,6 +29,7 @@ export function createRelayServices(config: Config, db: Kysely<Database>, log: F
   });
   setClientStallTimeout(config.clientStallTimeoutSeconds * 1000);
   const settler = new Settler(db, log);
+  settler.maxPending = config.settlementMaxPending;
   const quotaGate = new QuotaGate(db, () => settler.flushSoon());
   settler.onWritten = (batch) => {
     const users: number[] = [];

@@ -41,14 +41,23 @@ interface KeptBatch {
  * looked up, since the connection may have died after the database committed it. close() writes everything still
  * queued (graceful shutdown).
  */
+export const DEFAULT_MAX_PENDING = 50_000;
+
 export class Settler {
   readonly stats: SettlerStats = { batches: 0, failedBatches: 0, repairedRows: 0, setAsideRows: 0 };
   private queue: Settlement[] = [];
   private kept: KeptBatch[] = [];
+  /** Settlements in `kept`, counted as they come and go (read on every call). */
+  private keptSettlements = 0;
   private timer: NodeJS.Timeout | null = null;
   private flushing: Promise<void> | null = null;
   private failuresInARow = 0;
   private sincePrune = 0;
+  /**
+   * Settlements waiting to be written at most (SETTLEMENT_MAX_PENDING) before the relay takes no new calls: the
+   * database is away or too slow, and what is owed must not pile up in memory without end.
+   */
+  maxPending = DEFAULT_MAX_PENDING;
   /** Told of every batch written (whole or row by row), e.g. so calls waiting for balance try again. */
   onWritten: ((batch: readonly Settlement[]) => void) | null = null;
 
@@ -97,12 +106,15 @@ export class Settler {
   private async writeAll(): Promise<void> {
     while (this.kept.length > 0) {
       if (!(await this.write(this.kept[0]))) return;
-      this.kept.shift();
+      this.keptSettlements -= this.kept.shift()!.settlements.length;
     }
     if (this.queue.length === 0) return;
     const batch: KeptBatch = { id: randomBytes(16).toString('hex'), settlements: this.queue };
     this.queue = [];
-    if (!(await this.write(batch))) this.kept.push(batch);
+    if (!(await this.write(batch))) {
+      this.kept.push(batch);
+      this.keptSettlements += batch.settlements.length;
+    }
   }
 
   /** One attempt at a batch; false when the database could not take it (then a retry is scheduled). */
@@ -167,11 +179,14 @@ export class Settler {
     return { ...s, log: row };
   }
 
+  /** Too many settlements wait to be written for another call to be taken. */
+  get full(): boolean {
+    return this.queue.length + this.keptSettlements >= this.maxPending;
+  }
+
   /** Settlements not yet written (queued, or kept after a failed write). */
   get pending(): number {
-    let n = this.queue.length;
-    for (const k of this.kept) n += k.settlements.length;
-    return n;
+    return this.queue.length + this.keptSettlements;
   }
 
   /**

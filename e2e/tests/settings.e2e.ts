@@ -1,31 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { loginAs, newPage } from '../support/browser.js';
 import { apiAs, useServerAndBrowser } from '../support/fixture.js';
-
-type Api = Awaited<ReturnType<typeof apiAs>>;
+import { card, optionsOf, signedIn as signedInAs, toast } from '../support/settings.js';
 
 describe('the operation and system settings', () => {
   const env = useServerAndBrowser();
   const root = () => apiAs(env.server().baseUrl, 'root', '123456');
 
-  async function optionsOf(api: Api): Promise<Record<string, string>> {
-    const list = (await api('GET', '/api/option/')).data as Array<{ key: string; value: string }>;
-    return Object.fromEntries(list.map((o) => [o.key, o.value]));
-  }
-
-  async function signedIn(username: string, password: string): Promise<{ page: Page; close(): Promise<void> }> {
-    const { page, context } = await newPage(env.browser(), env.server().baseUrl);
-    await loginAs(page, username, password);
-    await page.waitForURL(/\/token/);
-    return { page, close: () => context.close() };
-  }
-
-  /** The innermost card with this title (the settings page itself is a card too). */
-  const card = (page: Page, title: string): Locator =>
-    page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: new RegExp(`^${title}$`) }) }).last();
-
-  const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text).first().waitFor();
+  const signedIn = (username: string, password: string) => signedInAs(env.browser(), env.server().baseUrl, username, password);
 
   async function register(username: string, affCode?: string): Promise<void> {
     const res = await fetch(`${env.server().baseUrl}/api/user/register`, {
@@ -184,6 +165,7 @@ describe('the operation and system settings', () => {
     await page.getByRole('tab', { name: '个人设置' }).waitFor();
     await expect(page.getByRole('tab', { name: '系统设置' }).count()).resolves.toBe(0);
     await expect(page.getByRole('tab', { name: '运营设置' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('tab', { name: '其他设置' }).count()).resolves.toBe(0);
     await close();
   });
 });

@@ -101,13 +101,15 @@ describe('the system settings tab', () => {
 
     // Password login: cancelling the question keeps it on; confirming turns it off.
     const password = login.getByRole('switch', { name: '允许通过密码进行登录' });
+    const question = page.getByRole('dialog').filter({ hasText: '确定要取消密码登录功能吗？' });
     await password.click();
-    await page.getByText('确定要取消密码登录功能吗？').waitFor();
-    await page.getByRole('dialog').getByRole('button', { name: '取消' }).click();
+    await question.waitFor();
+    await question.getByRole('button', { name: '取消' }).click();
+    await question.waitFor({ state: 'hidden' });
     expect((await optionsOf(api)).PasswordLoginEnabled).toBe('true');
     await expect(password.getAttribute('aria-checked')).resolves.toBe('true');
     await password.click();
-    await page.getByRole('dialog').getByRole('button', { name: '确定' }).click();
+    await question.getByRole('button', { name: '确定' }).click();
     await expect.poll(async () => (await status()).password_login_enabled, { timeout: 10_000 }).toBe(false);
     await expect.poll(() => password.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('false');
     // Turning it back on needs no question (the rest of the suite signs in with a password).

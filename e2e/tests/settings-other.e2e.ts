@@ -1,20 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { apiAs, useServerAndBrowser } from '../support/fixture.js';
-import { card, optionsOf, signedIn, toast } from '../support/settings.js';
+import { card, optionsOf, registerUser, settingsSuite, signedIn, toast } from '../support/settings.js';
 
 describe('the other settings tab', () => {
-  const env = useServerAndBrowser();
-  const root = () => apiAs(env.server().baseUrl, 'root', '123456');
-  const asRoot = () => signedIn(env.browser(), env.server().baseUrl, 'root', '123456');
+  const { env, root, asRoot } = settingsSuite();
 
-  async function register(username: string): Promise<void> {
-    const res = await fetch(`${env.server().baseUrl}/api/user/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password: 'password123', password2: 'password123' }),
-    });
-    expect(((await res.json()) as { success: boolean }).success).toBe(true);
-  }
+  const register = (username: string) => registerUser(env.server().baseUrl, username);
 
   it('renames the system: the top bar and the page title change at once and after a reload', async () => {
     const api = await root();

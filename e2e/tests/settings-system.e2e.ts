@@ -1,13 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { apiAs, useServerAndBrowser } from '../support/fixture.js';
-import { card, optionsOf, signedIn, toast } from '../support/settings.js';
+import { card, optionsOf, settingsSuite, toast } from '../support/settings.js';
 
 describe('the system settings tab', () => {
-  const env = useServerAndBrowser();
-  const root = () => apiAs(env.server().baseUrl, 'root', '123456');
-  const asRoot = () => signedIn(env.browser(), env.server().baseUrl, 'root', '123456');
-  const status = async () =>
-    ((await (await fetch(`${env.server().baseUrl}/api/status`)).json()) as { data: Record<string, unknown> }).data;
+  const { root, asRoot, status } = settingsSuite();
 
   it('shows its cards in the order of the spec', async () => {
     const { page, close } = await asRoot();

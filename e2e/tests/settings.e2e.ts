@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { apiAs, useServerAndBrowser } from '../support/fixture.js';
-import { card, optionsOf, signedIn as signedInAs, toast } from '../support/settings.js';
+import { card, optionsOf, registerUser, signedIn as signedInAs, statusOf, toast } from '../support/settings.js';
 
 describe('the operation and system settings', () => {
   const env = useServerAndBrowser();
@@ -8,14 +8,7 @@ describe('the operation and system settings', () => {
 
   const signedIn = (username: string, password: string) => signedInAs(env.browser(), env.server().baseUrl, username, password);
 
-  async function register(username: string, affCode?: string): Promise<void> {
-    const res = await fetch(`${env.server().baseUrl}/api/user/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password: 'password123', password2: 'password123', aff_code: affCode }),
-    });
-    expect(((await res.json()) as { success: boolean }).success).toBe(true);
-  }
+  const register = (username: string, affCode?: string) => registerUser(env.server().baseUrl, username, affCode);
 
   it('turns the data dashboard on: the 数据看板 menu item appears and the values survive a reload', async () => {
     const api = await root();
@@ -134,8 +127,7 @@ describe('the operation and system settings', () => {
       TopupGroupRatio: '{"default":1,"vip":0.9}',
     });
     expect(stored).not.toHaveProperty('EpayKey');
-    const status = (await (await fetch(`${env.server().baseUrl}/api/status`)).json()) as { data: { enable_online_topup: boolean } };
-    expect(status.data.enable_online_topup).toBe(true);
+    expect((await statusOf(env.server().baseUrl)).enable_online_topup).toBe(true);
 
     // After a reload the key field is blank, the page holds the key nowhere, and saving again keeps the stored key.
     await page.reload();
@@ -153,8 +145,7 @@ describe('the operation and system settings', () => {
     await payer.page.getByRole('button', { name: '支付宝' }).click();
     await payer.page.getByRole('dialog', { name: '确定要充值吗' }).waitFor();
     await expect(payer.page.getByText('管理员未开启在线充值！').count()).resolves.toBe(0);
-    const stillOn = (await (await fetch(`${env.server().baseUrl}/api/status`)).json()) as { data: { enable_online_topup: boolean } };
-    expect(stillOn.data.enable_online_topup).toBe(true);
+    expect((await statusOf(env.server().baseUrl)).enable_online_topup).toBe(true);
     await payer.close();
   });
 

@@ -2,21 +2,10 @@ import { useEffect, useState } from 'react';
 import { Button, Modal } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useAuth } from '../auth';
+import { fetchSiteText } from '../../api/siteContent';
 import { MarkdownContent } from '../../components/MarkdownContent';
 import { STORAGE_KEYS } from '../../lib/storage';
 import { t } from '../../lib/i18n';
-
-/** The administrator's notice; quiet on failure (the page stands without it). */
-async function fetchNotice(): Promise<string> {
-  try {
-    const res = await fetch('/api/notice', { headers: { Accept: 'application/json' } });
-    if (!res.ok) return '';
-    const body = (await res.json()) as { success?: boolean; data?: unknown };
-    return body.success && typeof body.data === 'string' ? body.data.trim() : '';
-  } catch {
-    return '';
-  }
-}
 
 /** A short fingerprint of the notice text (FNV-1a), so local storage remembers which notice was read, not its text. */
 export function noticeFingerprint(text: string): string {
@@ -34,7 +23,7 @@ export function noticeFingerprint(text: string): string {
  */
 export function NoticeModal() {
   const { user } = useAuth();
-  const notice = useQuery({ queryKey: ['notice', user?.id], queryFn: fetchNotice, enabled: Boolean(user), staleTime: 60_000 });
+  const notice = useQuery({ queryKey: ['notice', user?.id], queryFn: () => fetchSiteText('/api/notice'), enabled: Boolean(user), staleTime: 60_000 });
   const [open, setOpen] = useState(false);
   const text = notice.data ?? '';
 

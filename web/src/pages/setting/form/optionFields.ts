@@ -1,6 +1,5 @@
 import type { ReactNode } from 'react';
 import { checkJson, prettyJson, type JsonShape } from './jsonShapes';
-import { toNumber } from '../operation/useOptionSettings';
 
 interface FieldBase {
   /** The option key (PUT /api/option/ {key, value}). */
@@ -29,6 +28,13 @@ export type OptionField =
   | (FieldBase & { kind: 'tags' });
 
 export type FormValues = Record<string, unknown>;
+
+/** A stored number option as a form value (null when absent or not a number). */
+export function toNumber(value: string | undefined): number | null {
+  if (value === undefined || value.trim() === '') return null;
+  const n = Number(value);
+  return Number.isFinite(n) ? n : null;
+}
 
 const splitList = (raw: string | undefined, separator: RegExp): string[] =>
   (raw ?? '')

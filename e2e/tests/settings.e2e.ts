@@ -1,40 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import type { Locator, Page } from 'playwright-core';
-import { loginAs, newPage } from '../support/browser.js';
 import { apiAs, useServerAndBrowser } from '../support/fixture.js';
-
-type Api = Awaited<ReturnType<typeof apiAs>>;
+import { card, optionsOf, registerUser, signedIn as signedInAs, statusOf, toast } from '../support/settings.js';
 
 describe('the operation and system settings', () => {
   const env = useServerAndBrowser();
   const root = () => apiAs(env.server().baseUrl, 'root', '123456');
 
-  async function optionsOf(api: Api): Promise<Record<string, string>> {
-    const list = (await api('GET', '/api/option/')).data as Array<{ key: string; value: string }>;
-    return Object.fromEntries(list.map((o) => [o.key, o.value]));
-  }
+  const signedIn = (username: string, password: string) => signedInAs(env.browser(), env.server().baseUrl, username, password);
 
-  async function signedIn(username: string, password: string): Promise<{ page: Page; close(): Promise<void> }> {
-    const { page, context } = await newPage(env.browser(), env.server().baseUrl);
-    await loginAs(page, username, password);
-    await page.waitForURL(/\/token/);
-    return { page, close: () => context.close() };
-  }
-
-  /** The innermost card with this title (the settings page itself is a card too). */
-  const card = (page: Page, title: string): Locator =>
-    page.locator('.ant-card').filter({ has: page.locator('.ant-card-head-title', { hasText: new RegExp(`^${title}$`) }) }).last();
-
-  const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text).first().waitFor();
-
-  async function register(username: string, affCode?: string): Promise<void> {
-    const res = await fetch(`${env.server().baseUrl}/api/user/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password: 'password123', password2: 'password123', aff_code: affCode }),
-    });
-    expect(((await res.json()) as { success: boolean }).success).toBe(true);
-  }
+  const register = (username: string, affCode?: string) => registerUser(env.server().baseUrl, username, affCode);
 
   it('turns the data dashboard on: the 数据看板 menu item appears and the values survive a reload', async () => {
     const api = await root();
@@ -153,8 +127,7 @@ describe('the operation and system settings', () => {
       TopupGroupRatio: '{"default":1,"vip":0.9}',
     });
     expect(stored).not.toHaveProperty('EpayKey');
-    const status = (await (await fetch(`${env.server().baseUrl}/api/status`)).json()) as { data: { enable_online_topup: boolean } };
-    expect(status.data.enable_online_topup).toBe(true);
+    expect((await statusOf(env.server().baseUrl)).enable_online_topup).toBe(true);
 
     // After a reload the key field is blank, the page holds the key nowhere, and saving again keeps the stored key.
     await page.reload();
@@ -172,8 +145,7 @@ describe('the operation and system settings', () => {
     await payer.page.getByRole('button', { name: '支付宝' }).click();
     await payer.page.getByRole('dialog', { name: '确定要充值吗' }).waitFor();
     await expect(payer.page.getByText('管理员未开启在线充值！').count()).resolves.toBe(0);
-    const stillOn = (await (await fetch(`${env.server().baseUrl}/api/status`)).json()) as { data: { enable_online_topup: boolean } };
-    expect(stillOn.data.enable_online_topup).toBe(true);
+    expect((await statusOf(env.server().baseUrl)).enable_online_topup).toBe(true);
     await payer.close();
   });
 
@@ -184,6 +156,7 @@ describe('the operation and system settings', () => {
     await page.getByRole('tab', { name: '个人设置' }).waitFor();
     await expect(page.getByRole('tab', { name: '系统设置' }).count()).resolves.toBe(0);
     await expect(page.getByRole('tab', { name: '运营设置' }).count()).resolves.toBe(0);
+    await expect(page.getByRole('tab', { name: '其他设置' }).count()).resolves.toBe(0);
     await close();
   });
 });

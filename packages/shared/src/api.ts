@@ -98,6 +98,9 @@ export interface StatusData {
   price: number;
   docs_link: string;
   display_token_stat: boolean;
+  demo_site_enabled: boolean;
+  /** Models without a price are allowed (billed at a high default ratio) instead of refused. */
+  self_use_mode_enabled: boolean;
   /** True while the root account still has the default password 123456. */
   root_default_password: boolean;
   register_enabled: boolean;

@@ -348,6 +348,8 @@ describe.each(testDatabases())('authorization matrix on $name', (database) => {
     expect(level('GET', '/api/group/')).toBe('admin');
     expect(level('GET', '/api/option/')).toBe('root');
     expect(level('PUT', '/api/option/')).toBe('root');
+    expect(level('GET', '/api/option/secret_status')).toBe('root');
+    expect(level('POST', '/api/option/rest_model_ratio')).toBe('root');
     expect(level('GET', '/api/data/')).toBe('admin');
     expect(level('GET', '/api/data/self')).toBe('user');
     expect(level('GET', '/api/pricing')).toBe('public');

@@ -45,6 +45,12 @@ export const optionRoutes: FastifyPluginAsync = async (app) => {
     return ok(list);
   });
 
+  /** Which secrets hold a value (never the values), so the console can say a blank secret field keeps one. */
+  app.get('/option/secret_status', { config: { access: 'root' } }, async () => {
+    const keys = (Object.keys(OPTION_DEFAULTS) as OptionKey[]).filter(isSecretKey);
+    return ok(Object.fromEntries(keys.map((key) => [key, options.raw(key) !== ''])));
+  });
+
   app.put('/option/', { config: { access: 'root' } }, async (request) => {
     const { key, value } = parse(PutBody, request.body);
     if (!isOptionKey(key)) throw fail(`未知的配置项：${key}`);

@@ -40,6 +40,8 @@ export function statusData(ctx: AppContext): StatusData {
     enable_online_topup: o.get('PayAddress') !== '' && o.get('EpayId') !== '' && o.get('EpayKey') !== '',
     price: o.get('Price'),
     docs_link: o.get('general_setting.docs_link'),
+    demo_site_enabled: o.get('DemoSiteEnabled'),
+    self_use_mode_enabled: o.get('SelfUseModeEnabled'),
     root_default_password: ctx.accounts.rootUsesDefaultPassword,
     register_enabled: o.get('RegisterEnabled'),
     password_login_enabled: o.get('PasswordLoginEnabled'),

@@ -19,6 +19,14 @@ export const optionApi = {
     return Object.fromEntries(entries.map((e) => [e.key, e.value]));
   },
 
+  /** GET /api/option/secret_status (super admin): which secret options hold a value, never the values. */
+  secretStatus: (): Promise<Record<string, boolean>> => unwrap(api.get<Record<string, boolean>>('/api/option/secret_status')),
+
+  /** POST /api/option/rest_model_ratio (super admin): the model ratios back to the built-in table. */
+  resetModelRatio: async (): Promise<void> => {
+    await unwrap(api.post('/api/option/rest_model_ratio'));
+  },
+
   /** PUT /api/option/ once per key, in order; a refusal is shown by the client with the server's reason. */
   async save(values: Record<string, string>): Promise<SaveOutcome> {
     const outcome: SaveOutcome = { saved: [], failed: [] };

@@ -40,6 +40,7 @@ export function StatusProvider({ children }: { children: ReactNode }) {
   useEffect(() => {
     void reload();
   }, []);
+  useSiteIdentity(status);
   return <StatusContext.Provider value={{ status, reload }}>{children}</StatusContext.Provider>;
 }
 
@@ -56,4 +57,17 @@ export function useQuotaDisplay(): QuotaDisplay {
     quotaPerUnit: status.quota_per_unit || DEFAULT_QUOTA_PER_UNIT,
     displayInCurrency: status.display_in_currency ?? true,
   };
+}
+
+/** The browser tab follows the configured system name and logo (title and favicon). */
+function useSiteIdentity(status: Status): void {
+  const name = status.system_name || 'Switchyard';
+  const logo = status.logo || '/logo.svg';
+  useEffect(() => {
+    document.title = name;
+  }, [name]);
+  useEffect(() => {
+    const icon = document.querySelector<HTMLLinkElement>('link[rel="icon"]');
+    if (icon) icon.href = logo;
+  }, [logo]);
 }

@@ -17,6 +17,8 @@ export const STORAGE_KEYS = {
   theme: 'theme',
   channelPageSize: 'channel-page-size',
   channelIdSort: 'channel-id-sort',
+  /** Fingerprint of the last system notice the user closed (it is shown again when it changes). */
+  noticeSeen: 'notice_seen',
 } as const;
 
 export function readJson<T>(key: string): T | null {

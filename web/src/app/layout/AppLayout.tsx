@@ -6,6 +6,7 @@ import { Footer } from './Footer';
 import { useIsMobile } from './useIsMobile';
 import { useSidebarCollapse } from './useSidebarCollapse';
 import { useMenuEntries } from './useMenuEntries';
+import { NoticeModal } from './NoticeModal';
 
 /** Top bar, sidebar and footer around every page except the portal root. */
 export function AppLayout() {
@@ -16,6 +17,7 @@ export function AppLayout() {
   const hasSidebar = entries.length > 0;
   return (
     <Layout style={{ minHeight: '100vh' }}>
+      <NoticeModal />
       <TopBar collapsed={collapsed} onToggleSidebar={hasSidebar ? toggle : undefined} isMobile={isMobile} />
       <Layout hasSider>
         {hasSidebar && <Sidebar entries={entries} collapsed={collapsed} isMobile={isMobile} />}

@@ -1,5 +1,5 @@
 import { Card } from 'antd';
-import { SanitizedHtml } from '../../components/SanitizedHtml';
+import { MarkdownContent } from '../../components/MarkdownContent';
 import { PageLoading } from '../../app/PageLoading';
 import { useAboutContent } from './useAboutContent';
 import { DefaultAbout } from './DefaultAbout';
@@ -20,7 +20,7 @@ export default function AboutPage() {
   }
   return (
     <Card>
-      <SanitizedHtml html={content} />
+      <MarkdownContent source={content} />
     </Card>
   );
 }

@@ -1,20 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import { fetchSiteText } from '../../api/siteContent';
 
-/**
- * The administrator's About text. Plain fetch on purpose: the page must stand without this call (an absent or
- * failing endpoint falls back to the default text), so its failures are not errors to toast.
- */
-async function fetchAbout(): Promise<string> {
-  try {
-    const res = await fetch('/api/about', { headers: { Accept: 'application/json' } });
-    if (!res.ok) return '';
-    const body = (await res.json()) as { success?: boolean; data?: unknown };
-    return body.success && typeof body.data === 'string' ? body.data.trim() : '';
-  } catch {
-    return '';
-  }
-}
-
+/** The administrator's About text ('' when unset or unreachable: the page then shows its default text). */
 export function useAboutContent() {
-  return useQuery({ queryKey: ['about'], queryFn: fetchAbout, staleTime: 60_000 });
+  return useQuery({ queryKey: ['about'], queryFn: () => fetchSiteText('/api/about'), staleTime: 60_000 });
 }

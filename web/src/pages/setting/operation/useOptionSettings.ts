@@ -47,13 +47,6 @@ export function useOptionSettings(): OptionSettings {
   return { options: query.data, save };
 }
 
-/** A stored number option as a form value (null when absent or not a number). */
-export function toNumber(value: string | undefined): number | null {
-  if (value === undefined || value.trim() === '') return null;
-  const n = Number(value);
-  return Number.isFinite(n) ? n : null;
-}
-
 /** The first validation message of a failed antd form submit, shown as a toast too. */
 export function notifyFirstError(info: { errorFields: Array<{ errors: string[] }> }): void {
   const first = info.errorFields.find((f) => f.errors.length > 0)?.errors[0];

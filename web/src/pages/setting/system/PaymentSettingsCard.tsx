@@ -1,9 +1,14 @@
 import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { optionApi } from '../../../api/option';
 import { Button, Card, Col, Form, Input, InputNumber, Row, Typography } from 'antd';
 import { t } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
-import { notifyFirstError, toNumber, useFormSync, useOptionSettings } from '../operation/useOptionSettings';
+import { notifyFirstError, useFormSync, useOptionSettings } from '../operation/useOptionSettings';
+import { toNumber } from '../form/optionFields';
 import { trimAddress } from './GeneralSystemCard';
+import { checkJson, prettyJson } from '../form/jsonShapes';
+import { SECRET_STATUS_QUERY_KEY } from '../form/useOptionForm';
 
 interface Values {
   PayAddress: string;
@@ -20,21 +25,9 @@ const RATIO_JSON_ERROR = '充值分组倍率不是合法的 JSON 字符串';
 
 /** The group → ratio map, or null when the text is not a JSON object of numbers at least 0. */
 function parseGroupRatio(text: string): Record<string, number> | null {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return null;
-    const entries = Object.entries(parsed as Record<string, unknown>);
-    if (!entries.every(([, v]) => typeof v === 'number' && Number.isFinite(v) && v >= 0)) return null;
-    return parsed as Record<string, number>;
-  } catch {
-    return null;
-  }
+  const checked = checkJson(text, 'numberMap');
+  return checked.ok ? (checked.value as Record<string, number>) : null;
 }
-
-const prettyJson = (text: string | undefined): string => {
-  const parsed = text === undefined ? null : parseGroupRatio(text);
-  return parsed ? JSON.stringify(parsed, null, 2) : (text ?? '');
-};
 
 const fromOptions = (o: Record<string, string>): Values => ({
   PayAddress: o.PayAddress ?? '',
@@ -58,6 +51,8 @@ export function PaymentSettingsCard() {
   const [saving, setSaving] = useState(false);
 
   const { markSaved } = useFormSync(form, options, fromOptions);
+  const queryClient = useQueryClient();
+  const secrets = useQuery({ queryKey: SECRET_STATUS_QUERY_KEY, queryFn: optionApi.secretStatus });
 
   const submit = async (values: Values) => {
     if (!options?.ServerAddress) {
@@ -90,6 +85,7 @@ export function PaymentSettingsCard() {
           TopupGroupRatio: JSON.stringify(ratio, null, 2),
         });
       }
+      if (next.EpayKey) await queryClient.invalidateQueries({ queryKey: SECRET_STATUS_QUERY_KEY });
     } finally {
       setSaving(false);
     }
@@ -114,7 +110,7 @@ export function PaymentSettingsCard() {
           </Col>
           <Col xs={24} md={8}>
             <Form.Item name="EpayKey" label={t('易支付商户密钥')} extra={t('已保存的密钥不会显示；留空则保持不变')}>
-              <Input.Password autoComplete="new-password" placeholder={t('敏感信息不会发送到前端显示')} visibilityToggle={false} />
+              <Input.Password autoComplete="new-password" placeholder={secrets.data?.EpayKey ? t('已设置，留空则保持不变') : t('敏感信息不会发送到前端显示')} visibilityToggle={false} />
             </Form.Item>
           </Col>
         </Row>

@@ -140,6 +140,22 @@ describe.each(testDatabases())('GitHub sign-in on $name', (database) => {
     expect(login.body).toMatchObject({ success: true, data: { id: alice.userId, username: 'ghalice' } });
   });
 
+  it('signs in instead of binding when the console holds no user or another one than the session', async () => {
+    const dan = await t.user('ghdan');
+    for (const header of ['-1', String(dan.userId + 1)]) {
+      const gh = ghUser(`dan-other-${header}`.replace(/[^a-z0-9-]/g, ''));
+      const { state, cookie } = await newState();
+      const res = await t.call(null, {
+        method: 'GET',
+        url: `/api/oauth/github?code=${github.issueCode(gh)}&state=${state}`,
+        headers: { cookie: `${cookie}; ${dan.headers.cookie}`, 'new-api-user': header },
+      });
+      expect(res.json(), header).toMatchObject({ success: true, message: '登录成功！' });
+      expect(res.json().data.id).not.toBe(dan.userId);
+    }
+    expect((await findUserById(db(), dan.userId))!.github_id).toBe('');
+  });
+
   it('refuses to bind a GitHub account that another account holds, and changes nothing', async () => {
     const gh = ghUser('held-gh');
     expect((await signIn(gh)).body.success).toBe(true);

@@ -55,10 +55,16 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     if (!ready) throw fail('管理员未完成该登录方式的配置');
   }
 
-  /** The browser's signed-in account (the session cookie alone: these calls come from the login flows). */
+  /**
+   * The browser's signed-in account: its session cookie (these calls come from sign-in pages and the widget, not
+   * with an access token), when the console's New-Api-User agrees or is absent (a page the widget opened). A
+   * console that holds no user (-1) or another one is signing in, not binding.
+   */
   async function sessionUser(request: FastifyRequest): Promise<UserRow | null> {
     const claims = readSession(request);
     if (!claims) return null;
+    const header = request.headers['new-api-user'];
+    if (header !== undefined && header !== String(claims.userId)) return null;
     const user = await findUserById(db, claims.userId);
     return user && user.deleted_at === null && sessionMatches(claims, user) ? user : null;
   }

@@ -23,7 +23,7 @@ export function OAuthButtons() {
           <Button
             block
             icon={<GithubOutlined />}
-            onClick={() => void openGitHubAuthorize(status.github_client_id ?? '').catch(() => undefined)}
+            onClick={() => void openGitHubAuthorize(status).catch(() => undefined)}
           >
             {t('使用 GitHub 登录')}
           </Button>

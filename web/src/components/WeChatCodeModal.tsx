@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Flex, Input, Modal, Result, Typography } from 'antd';
 import { useStatus } from '../app/status';
-import { useCountdown } from './useCountdown';
+import { useExpiry } from './useExpiry';
 import { t } from '../lib/i18n';
 
 /** The code the official account replies with is good for three minutes (spec §9). */
@@ -26,12 +26,13 @@ export function WeChatCodeModal({
   onClose(): void;
 }) {
   const { status } = useStatus();
-  const { remaining, running, start } = useCountdown(WECHAT_CODE_SECONDS);
+  const { remaining, expired, start, stop } = useExpiry(WECHAT_CODE_SECONDS);
   const [code, setCode] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (open) start();
-  }, [open, start]);
+    else stop();
+  }, [open, start, stop]);
   const restart = () => {
     setCode('');
     start();
@@ -51,7 +52,7 @@ export function WeChatCodeModal({
   const seconds = String(remaining % 60).padStart(2, '0');
   return (
     <Modal open={open} title={title} onCancel={onClose} footer={null} destroyOnHidden>
-      {running ? (
+      {!expired ? (
         <Flex vertical align="center" gap={12}>
           {status.wechat_qrcode && <img src={status.wechat_qrcode} alt={t('微信二维码')} width={200} height={200} />}
           <Typography.Text type="secondary">

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
 import { loginAs, newPage } from '../support/browser.js';
-import { apiAs, useServerAndBrowser } from '../support/fixture.js';
+import { apiAs, registerUser, useServerAndBrowser } from '../support/fixture.js';
 import { startFakeGitHub, type FakeGitHub } from '../../server/src/test/mocks/github.js';
 import { startFakeWeChat, type FakeWeChat } from '../../server/src/test/mocks/wechat.js';
 import { telegramHash } from '../../server/src/auth/oauth/telegram.js';
@@ -88,12 +88,7 @@ describe('sign-in with GitHub, WeChat and Telegram', () => {
   /** A new account signed in on its personal settings. */
   async function newUserOnSettings(page: Page): Promise<string> {
     const username = `oauth${++users}`;
-    const res = await fetch(`${env.server().baseUrl}/api/user/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password: 'password123', password2: 'password123' }),
-    });
-    expect(((await res.json()) as { success: boolean }).success).toBe(true);
+    await registerUser(env.server().baseUrl, username);
     await loginAs(page, username, 'password123');
     await page.waitForURL(/\/token/);
     await page.goto('/setting?tab=personal');
@@ -150,6 +145,29 @@ describe('sign-in with GitHub, WeChat and Telegram', () => {
     await toast(login, '登录成功！');
     expect((await storedUser(login))?.username).toBe(username);
     await second.context.close();
+  });
+
+  it('retries a failed GitHub callback after 2 s x the attempt, then goes to /setting', async () => {
+    await enableGitHub();
+    const { page, context } = await browserAs(7);
+    const calls: number[] = [];
+    page.on('request', (req) => {
+      if (req.url().includes('/api/oauth/github?')) calls.push(Date.now());
+    });
+    await page.clock.install();
+    await page.goto('/oauth/github?code=stale-code&state=not-this-browsers');
+    await expect.poll(() => calls.length).toBe(1);
+    await page.getByText('出现错误，第 1 次重试中...').waitFor();
+    for (const [attempt, ms] of [[1, 2000], [2, 4000], [3, 6000]] as const) {
+      await page.clock.runFor(ms - 100);
+      expect(calls.length).toBe(attempt);
+      await page.clock.runFor(100);
+      await expect.poll(() => calls.length).toBe(attempt + 1);
+    }
+    // No attempt left: to /setting, which sends a signed-out visitor on to the login page.
+    await page.waitForURL(/\/login/);
+    expect(calls.length).toBe(4);
+    await context.close();
   });
 
   it('binds WeChat with the code the official account gives, then signs in with one', async () => {

@@ -4,7 +4,7 @@ import { startTestApp, type Session, type TestApp } from '../test/app.js';
 import { startFakeGitHub, type FakeGitHub, type GitHubUser } from '../test/mocks/github.js';
 import { closedPort } from '../test/unreachable.js';
 import { findUserById, findUserByUsername } from '../store/users.js';
-import type { OptionKey } from '../options/index.js';
+import { optionChanges } from '../test/option-changes.js';
 
 const APP = { clientId: 'Iv1.test-client', clientSecret: 'test-client-secret' };
 
@@ -12,30 +12,25 @@ describe.each(testDatabases())('GitHub sign-in on $name', (database) => {
   let t: TestApp;
   let github: FakeGitHub;
   let nextId = 1000;
-  const changed = new Map<OptionKey, string>();
+  const options = optionChanges(() => t);
 
   beforeAll(async () => {
     github = await startFakeGitHub(APP, { id: 1, login: 'nobody', name: null, email: null });
     t = await startTestApp(database, { GITHUB_OAUTH_URL: github.url, GITHUB_API_URL: github.url });
-    await setOption('GitHubClientId', APP.clientId);
-    await setOption('GitHubClientSecret', APP.clientSecret);
-    await setOption('GitHubOAuthEnabled', 'true');
-    changed.clear();
+    for (const [key, value] of [['GitHubClientId', APP.clientId], ['GitHubClientSecret', APP.clientSecret], ['GitHubOAuthEnabled', 'true']] as const) {
+      await t.app.ctx.options.set(key, value);
+    }
   });
   afterAll(async () => {
     await t.close();
     await github.close();
   });
   afterEach(async () => {
-    for (const [key, value] of changed) await t.app.ctx.options.set(key, value);
-    changed.clear();
+    await options.restore();
     vi.restoreAllMocks();
   });
 
-  async function setOption(key: OptionKey, value: string) {
-    if (!changed.has(key)) changed.set(key, String(t.app.ctx.options.raw(key)));
-    expect(await t.app.ctx.options.set(key, value)).toBeNull();
-  }
+  const setOption = options.set;
   const db = () => t.app.ctx.db.kysely;
   const ghUser = (login: string, extra: Partial<GitHubUser> = {}): GitHubUser => ({ id: ++nextId, login, name: null, email: null, ...extra });
   const countUsers = async () => (await db().selectFrom('users').select('id').execute()).length;

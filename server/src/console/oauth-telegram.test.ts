@@ -4,14 +4,14 @@ import { startTestApp, type Session, type TestApp } from '../test/app.js';
 import { telegramHash } from '../auth/oauth/telegram.js';
 import { findUserById } from '../store/users.js';
 import { nowSeconds } from '../lib/time.js';
-import type { OptionKey } from '../options/index.js';
+import { optionChanges } from '../test/option-changes.js';
 
 const BOT_TOKEN = '7000001:AAtest-bot-token';
 
 describe.each(testDatabases())('Telegram sign-in on $name', (database) => {
   let t: TestApp;
   let nextId = 5000;
-  const changed = new Map<OptionKey, string>();
+  const options = optionChanges(() => t);
 
   beforeAll(async () => {
     t = await startTestApp(database);
@@ -21,15 +21,11 @@ describe.each(testDatabases())('Telegram sign-in on $name', (database) => {
   });
   afterAll(() => t.close());
   afterEach(async () => {
-    for (const [key, value] of changed) await t.app.ctx.options.set(key, value);
-    changed.clear();
+    await options.restore();
     vi.restoreAllMocks();
   });
 
-  async function setOption(key: OptionKey, value: string) {
-    if (!changed.has(key)) changed.set(key, String(t.app.ctx.options.raw(key)));
-    expect(await t.app.ctx.options.set(key, value)).toBeNull();
-  }
+  const setOption = options.set;
   const db = () => t.app.ctx.db.kysely;
   const countUsers = async () => (await db().selectFrom('users').select('id').execute()).length;
 

@@ -4,7 +4,7 @@ import { startTestApp, type Session, type TestApp } from '../test/app.js';
 import { startFakeWeChat, type FakeWeChat } from '../test/mocks/wechat.js';
 import { closedPort } from '../test/unreachable.js';
 import { findUserById } from '../store/users.js';
-import type { OptionKey } from '../options/index.js';
+import { optionChanges } from '../test/option-changes.js';
 
 const TOKEN = 'wechat-server-token';
 
@@ -12,7 +12,7 @@ describe.each(testDatabases())('WeChat sign-in on $name', (database) => {
   let t: TestApp;
   let wechat: FakeWeChat;
   let nextOpenId = 0;
-  const changed = new Map<OptionKey, string>();
+  const options = optionChanges(() => t);
 
   beforeAll(async () => {
     wechat = await startFakeWeChat(TOKEN);
@@ -26,15 +26,11 @@ describe.each(testDatabases())('WeChat sign-in on $name', (database) => {
     await wechat.close();
   });
   afterEach(async () => {
-    for (const [key, value] of changed) await t.app.ctx.options.set(key, value);
-    changed.clear();
+    await options.restore();
     vi.restoreAllMocks();
   });
 
-  async function setOption(key: OptionKey, value: string) {
-    if (!changed.has(key)) changed.set(key, String(t.app.ctx.options.raw(key)));
-    expect(await t.app.ctx.options.set(key, value)).toBeNull();
-  }
+  const setOption = options.set;
   const db = () => t.app.ctx.db.kysely;
   const openId = () => `oWx${++nextOpenId}-${Date.now()}`;
   const countUsers = async () => (await db().selectFrom('users').select('id').execute()).length;

@@ -251,8 +251,8 @@ describe.each(testDatabases())('GitHub sign-in on $name', (database) => {
   it('never gives one GitHub account two accounts, even when two sign-ins race', async () => {
     const gh = ghUser('racer-gh');
     const before = await countUsers();
-    const results = await Promise.all([0, 1, 2].map(() => signIn(gh)));
-    expect(results.map((r) => r.body.success)).toEqual([true, true, true]);
+    const results = await Promise.all([0, 1, 2, 3, 4, 5].map(() => signIn(gh)));
+    expect(results.every((r) => r.body.success)).toBe(true);
     expect(new Set(results.map((r) => r.body.data?.id)).size).toBe(1);
     expect(await countUsers()).toBe(before + 1);
   });

@@ -144,6 +144,8 @@ describe('sign-in with GitHub, WeChat and Telegram', () => {
     await login.waitForURL(/\/token/);
     await toast(login, '登录成功！');
     expect((await storedUser(login))?.username).toBe(username);
+    // The login page that opened the window follows it.
+    await second.page.waitForURL(/\/token/);
     await second.context.close();
   });
 
@@ -156,9 +158,10 @@ describe('sign-in with GitHub, WeChat and Telegram', () => {
     });
     await page.clock.install();
     await page.goto('/oauth/github?code=stale-code&state=not-this-browsers');
-    await expect.poll(() => calls.length).toBe(1);
-    await page.getByText('出现错误，第 1 次重试中...').waitFor();
     for (const [attempt, ms] of [[1, 2000], [2, 4000], [3, 6000]] as const) {
+      // The prompt shows once the answer is in and the wait has begun.
+      await page.getByText(`出现错误，第 ${attempt} 次重试中...`).waitFor();
+      expect(calls.length).toBe(attempt);
       await page.clock.runFor(ms - 100);
       expect(calls.length).toBe(attempt);
       await page.clock.runFor(100);

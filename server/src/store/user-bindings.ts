@@ -11,6 +11,9 @@ import type { Database, UserRow } from '../db/schema.js';
 
 type Db = Kysely<Database>;
 
+/** The first key of PostgreSQL's two-key advisory locks: binding locks stay apart from any other use of them. */
+const PG_LOCK_SPACE = 0x5359_0001;
+
 export type BindingColumn = 'github_id' | 'wechat_id' | 'telegram_id';
 
 /** The account holding this id, soft-deleted ones included (a deregistered account keeps its binding). */
@@ -43,7 +46,7 @@ export async function withBindingLock<T>(db: Db, dialect: Dialect, column: Bindi
     });
   }
   return db.transaction().execute(async (trx) => {
-    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtext(${name}))`.execute(trx);
+    if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(${PG_LOCK_SPACE}, hashtext(${name}))`.execute(trx);
     return work(trx);
   });
 }

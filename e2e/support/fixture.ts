@@ -40,3 +40,14 @@ export async function apiAs(
     return (await res.json()) as { success: boolean; message: string; data: unknown };
   };
 }
+
+/** Registers an account through the API (password registration must be open). */
+export async function registerUser(baseUrl: string, username: string, password = 'password123'): Promise<void> {
+  const res = await fetch(`${baseUrl}/api/user/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password, password2: password }),
+  });
+  const body = (await res.json()) as { success: boolean; message: string };
+  if (!body.success) throw new Error(`register ${username} failed: ${body.message}`);
+}

@@ -15,4 +15,14 @@ describe('configuration from the environment', () => {
     expect(config.shutdownTimeoutSeconds).toBe(30);
     expect(() => loadConfig({ RELAY_TIMEOUT: 'soon' })).toThrow();
   });
+
+  it('points GitHub sign-in at github.com unless told otherwise (GitHub Enterprise, a local stand-in)', () => {
+    const config = loadConfig({});
+    expect(config.githubOAuthUrl).toBe('https://github.com');
+    expect(config.githubApiUrl).toBe('https://api.github.com');
+    const own = loadConfig({ GITHUB_OAUTH_URL: 'https://git.example.com/', GITHUB_API_URL: 'https://git.example.com/api/v3' });
+    expect(own.githubOAuthUrl).toBe('https://git.example.com');
+    expect(own.githubApiUrl).toBe('https://git.example.com/api/v3');
+    expect(() => loadConfig({ GITHUB_OAUTH_URL: 'git.example.com' })).toThrow();
+  });
 });

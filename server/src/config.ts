@@ -73,6 +73,10 @@ export interface Config {
    * REDIS_CONN_STRING is set, else the database, unless told otherwise.
    */
   responsesStore: 'database' | 'redis';
+  /** GitHub's sign-in site (GITHUB_OAUTH_URL): the authorize page and the code exchange; GitHub Enterprise has its own. */
+  githubOAuthUrl: string;
+  /** GitHub's REST API (GITHUB_API_URL), where the signed-in GitHub account is read. */
+  githubApiUrl: string;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -122,6 +126,14 @@ function responsesStore(value: string | undefined, redis: string): Config['respo
   return v;
 }
 
+/** An http(s) base URL without its trailing slash; `fallback` when unset. */
+function baseUrl(value: string | undefined, fallback: string): string {
+  const v = (value ?? '').trim().replace(/\/+$/, '');
+  if (v === '') return fallback;
+  if (!/^https?:\/\/[^/]/.test(v)) throw new Error(`not an http(s) URL: ${v}`);
+  return v;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const secret = env.SESSION_SECRET?.trim() ?? '';
   if (secret === 'random_string') {
@@ -160,5 +172,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientRequestTimeoutSeconds: positive(env.CLIENT_REQUEST_TIMEOUT) || 300,
     clientStallTimeoutSeconds: positive(env.CLIENT_STALL_TIMEOUT) || 60,
     responsesStore: responsesStore(env.RESPONSES_STORE, env.REDIS_CONN_STRING?.trim() ?? ''),
+    githubOAuthUrl: baseUrl(env.GITHUB_OAUTH_URL, 'https://github.com'),
+    githubApiUrl: baseUrl(env.GITHUB_API_URL, 'https://api.github.com'),
   };
 }

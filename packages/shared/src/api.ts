@@ -84,6 +84,8 @@ export interface StatusData {
   chat_link2: string;
   github_oauth: boolean;
   github_client_id: string;
+  /** GitHub's sign-in site (GITHUB_OAUTH_URL): the console opens its authorize page. */
+  github_oauth_url: string;
   wechat_login: boolean;
   wechat_qrcode: string;
   telegram_oauth: boolean;

@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Access } from '../auth/guard.js';
 import { isSecretKey, OPTION_DEFAULTS } from '../options/index.js';
 import { recordLog } from '../store/logs.js';
+import { telegramHash } from '../auth/oauth/telegram.js';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
 
@@ -354,6 +355,44 @@ describe.each(testDatabases())('authorization matrix on $name', (database) => {
     expect(level('GET', '/api/data/self')).toBe('user');
     expect(level('GET', '/api/pricing')).toBe('public');
     expect(level('POST', '/api/user/aff_transfer')).toBe('user');
+    expect(level('GET', '/api/oauth/state')).toBe('public');
+    expect(level('GET', '/api/oauth/github')).toBe('public');
+    expect(level('GET', '/api/oauth/wechat')).toBe('public');
+    expect(level('GET', '/api/oauth/wechat/bind')).toBe('user');
+    expect(level('GET', '/api/oauth/telegram/login')).toBe('public');
+    expect(level('GET', '/api/oauth/telegram/bind')).toBe('public');
+  });
+
+  it("binds a Telegram account (a page the widget may open, so no New-Api-User needed) only to the browser's own live session", async () => {
+    const options = t.app.ctx.options;
+    await options.set('TelegramOAuthEnabled', 'true');
+    const signedOut = '未登录或登录已过期，请重新登录！';
+    const expected: Record<Principal, string> = {
+      anonymous: signedOut,
+      user: 'Telegram 账户绑定成功！',
+      other: 'Telegram 账户绑定成功！',
+      admin: 'Telegram 账户绑定成功！',
+      root: 'Telegram 账户绑定成功！',
+      disabled: '用户已被封禁',
+      deleted: signedOut,
+      wrongHeader: signedOut,
+      expired: signedOut,
+      accessToken: signedOut,
+    };
+    try {
+      let telegramId = 90_000;
+      for (const kind of PRINCIPALS) {
+        const session = kind === 'anonymous' ? null : sessions[kind];
+        const fields = { id: String(++telegramId), first_name: 'Matrix', auth_date: String(Math.floor(Date.now() / 1000)) };
+        const query = new URLSearchParams({ ...fields, hash: telegramHash(fields, options.get('TelegramBotToken')) });
+        const res = await t.call(session, { method: 'GET', url: `/api/oauth/telegram/bind?${query}`, headers: { accept: 'application/json' } });
+        expect(res.json().message, kind).toBe(expected[kind]);
+        const holders = await t.app.ctx.db.kysely.selectFrom('users').select('id').where('telegram_id', '=', fields.id).execute();
+        expect(holders.map((h) => h.id), kind).toEqual(expected[kind] === 'Telegram 账户绑定成功！' ? [session!.userId] : []);
+      }
+    } finally {
+      await options.set('TelegramOAuthEnabled', 'false');
+    }
   });
 
   it('lets a disabled account do nothing, even with a session opened before the ban', async () => {

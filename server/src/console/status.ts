@@ -27,6 +27,7 @@ export function statusData(ctx: AppContext): StatusData {
     chat_link2: o.get('ChatLink2'),
     github_oauth: o.get('GitHubOAuthEnabled'),
     github_client_id: o.get('GitHubClientId'),
+    github_oauth_url: ctx.config.githubOAuthUrl,
     wechat_login: o.get('WeChatAuthEnabled'),
     wechat_qrcode: o.get('WeChatAccountQRCodeImageURL'),
     telegram_oauth: o.get('TelegramOAuthEnabled'),

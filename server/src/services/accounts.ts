@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { LOG_TYPE, ROLE, USER_STATUS, type UserDto } from '@switchyard/shared';
 import type { AppContext } from '../context.js';
-import type { Database, UserRow, UserUpdate } from '../db/schema.js';
+import type { Database, NewUser, UserRow, UserUpdate } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
 import { randomAlphanumeric } from '../lib/random.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../auth/password.js';
@@ -91,7 +91,8 @@ export const outranks = (actor: UserRow, target: UserRow): boolean => actor.role
 
 // ---- services ----
 
-async function freeAffCode(db: Db): Promise<string> {
+/** An invite code no account holds yet. */
+export async function freeAffCode(db: Db): Promise<string> {
   for (let i = 0; i < 20; i++) {
     const code = randomAlphanumeric(AFF_CODE_LENGTH);
     if (!(await affCodeTaken(db, code))) return code;
@@ -108,48 +109,66 @@ interface NewAccount {
   inviterCode: string;
 }
 
+/** A new account as written: its password already hashed, its invite code drawn, maybe a sign-in bound to it. */
+export interface AccountRow {
+  username: string;
+  passwordHash: string;
+  displayName: string;
+  email: string;
+  inviterCode: string;
+  affCode: string;
+  /** A third-party sign-in the account is created with (GitHub, WeChat). */
+  binding?: Partial<Pick<NewUser, 'github_id' | 'wechat_id' | 'telegram_id'>>;
+}
+
+/**
+ * The writes of one new common user, inside the caller's transaction: the row with the starting quota and, when
+ * invited, the invite rewards and their logs. Refuses a name or email already held.
+ */
+export async function insertAccount(ctx: AppContext, trx: Db, account: AccountRow): Promise<number> {
+  const { options } = ctx;
+  const display = { quotaPerUnit: options.get('QuotaPerUnit'), displayInCurrency: options.get('DisplayInCurrencyEnabled') };
+  const forNewUser = Math.max(0, Math.trunc(options.get('QuotaForNewUser')));
+  const forInvitee = Math.max(0, Math.trunc(options.get('QuotaForInvitee')));
+  const forInviter = Math.max(0, Math.trunc(options.get('QuotaForInviter')));
+  if ((await usernameTaken(trx, account.username)) || (await emailTaken(trx, account.email))) throw fail(MSG.taken);
+  const inviter = account.inviterCode ? await findUserByAffCode(trx, account.inviterCode) : undefined;
+  const id = await insertUser(trx, {
+    ...account.binding,
+    username: account.username,
+    password: account.passwordHash,
+    display_name: account.displayName,
+    email: account.email,
+    aff_code: account.affCode,
+    quota: forNewUser,
+    inviter_id: inviter?.id ?? 0,
+  });
+  const log = (userId: number, username: string, content: string) =>
+    recordLog(trx, { userId, username, type: LOG_TYPE.SYSTEM, content });
+  if (forNewUser > 0) await log(id, account.username, `新用户注册赠送 ${logQuota(forNewUser, display)}`);
+  if (inviter) {
+    if (forInvitee > 0) {
+      await addUserQuota(trx, id, forInvitee);
+      await log(id, account.username, `使用邀请码赠送 ${logQuota(forInvitee, display)}`);
+    }
+    await creditInviter(trx, inviter.id, forInviter);
+    if (forInviter > 0) await log(inviter.id, inviter.username, `邀请用户赠送 ${logQuota(forInviter, display)}`);
+  }
+  return id;
+}
+
 /**
  * Creates a common user with the starting quota and, when invited, the invite rewards; every write in one
  * transaction. Two sign-ups racing for one name (or drawing the same invite code) meet at the unique indexes;
  * the loser re-checks and either reports the name taken or draws another code.
  */
 export async function createAccount(ctx: AppContext, account: NewAccount): Promise<number> {
-  const { options } = ctx;
   const db = ctx.db.kysely;
-  const display = { quotaPerUnit: options.get('QuotaPerUnit'), displayInCurrency: options.get('DisplayInCurrencyEnabled') };
-  const forNewUser = Math.max(0, Math.trunc(options.get('QuotaForNewUser')));
-  const forInvitee = Math.max(0, Math.trunc(options.get('QuotaForInvitee')));
-  const forInviter = Math.max(0, Math.trunc(options.get('QuotaForInviter')));
-  const password = await hashPassword(account.password);
-
+  const passwordHash = await hashPassword(account.password);
   for (let attempt = 1; ; attempt++) {
     const affCode = await freeAffCode(db);
     try {
-      return await db.transaction().execute(async (trx) => {
-        if ((await usernameTaken(trx, account.username)) || (await emailTaken(trx, account.email))) throw fail(MSG.taken);
-        const inviter = account.inviterCode ? await findUserByAffCode(trx, account.inviterCode) : undefined;
-        const id = await insertUser(trx, {
-          username: account.username,
-          password,
-          display_name: account.displayName,
-          email: account.email,
-          aff_code: affCode,
-          quota: forNewUser,
-          inviter_id: inviter?.id ?? 0,
-        });
-        const log = (userId: number, username: string, content: string) =>
-          recordLog(trx, { userId, username, type: LOG_TYPE.SYSTEM, content });
-        if (forNewUser > 0) await log(id, account.username, `新用户注册赠送 ${logQuota(forNewUser, display)}`);
-        if (inviter) {
-          if (forInvitee > 0) {
-            await addUserQuota(trx, id, forInvitee);
-            await log(id, account.username, `使用邀请码赠送 ${logQuota(forInvitee, display)}`);
-          }
-          await creditInviter(trx, inviter.id, forInviter);
-          if (forInviter > 0) await log(inviter.id, inviter.username, `邀请用户赠送 ${logQuota(forInviter, display)}`);
-        }
-        return id;
-      });
+      return await db.transaction().execute((trx) => insertAccount(ctx, trx, { ...account, passwordHash, affCode }));
     } catch (err) {
       if (!isUniqueViolation(err)) throw err;
       if (attempt >= 3) throw fail(MSG.taken);

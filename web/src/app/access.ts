@@ -30,7 +30,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/register', access: 'public', ready: true, load: () => import('../pages/register/RegisterPage') },
   { path: '/reset', access: 'public', ready: false },
   { path: '/user/reset', access: 'public', ready: false },
-  { path: '/oauth/github', access: 'public', ready: false },
+  { path: '/oauth/github', access: 'public', ready: true, load: () => import('../pages/oauth/GitHubCallbackPage') },
   { path: '/about', access: 'public', ready: true, load: () => import('../pages/about/AboutPage') },
   { path: '/pricing', access: 'public', ready: true, load: () => import('../pages/pricing/PricingPage') },
   { path: '/chat/:id?', access: 'public', ready: false },

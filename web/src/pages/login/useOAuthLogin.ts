@@ -1,19 +1,12 @@
-import { useNavigate } from 'react-router';
-import type { LoginUser } from '@switchyard/shared';
-import type { Envelope } from '@switchyard/shared';
-import { useAuth } from '../../app/auth';
-import { notify } from '../../lib/notify';
-import { t } from '../../lib/i18n';
+import type { Envelope, LoginUser } from '@switchyard/shared';
+import { useSignedIn } from './useLogin';
 
-/** After a WeChat or Telegram sign-in: store the user, greet, and go to the root (spec §2). */
+/** After a WeChat or Telegram sign-in: the user goes to the root (spec §2). False when the server refused. */
 export function useOAuthLoginDone(): (res: Envelope<LoginUser>) => boolean {
-  const { setUser } = useAuth();
-  const navigate = useNavigate();
+  const signedIn = useSignedIn();
   return (res) => {
     if (!res.success || !res.data) return false;
-    setUser(res.data);
-    notify.success(t('登录成功！'));
-    void navigate('/');
+    signedIn(res.data, '/');
     return true;
   };
 }

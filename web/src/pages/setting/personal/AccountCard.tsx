@@ -5,8 +5,9 @@ import { t } from '../../../lib/i18n';
 import { useCopyText } from '../../../components/useCopyText';
 import { DeleteAccountModal } from './DeleteAccountModal';
 import { PasswordModal } from './PasswordModal';
+import { BindingsSection } from './BindingsSection';
 
-/** System access token, password change and account deletion. */
+/** System access token, password change, account deletion and sign-in bindings. */
 export function AccountCard({ username }: { username: string | undefined }) {
   const copy = useCopyText();
   const [accessToken, setAccessToken] = useState('');
@@ -46,6 +47,7 @@ export function AccountCard({ username }: { username: string | undefined }) {
             <Button onClick={() => void copy(accessToken)}>{t('复制')}</Button>
           </Space.Compact>
         )}
+        <BindingsSection />
       </Space>
       <PasswordModal open={changingPassword} onClose={() => setChangingPassword(false)} />
       <DeleteAccountModal open={deleting} username={username ?? ''} onClose={() => setDeleting(false)} />

@@ -60,6 +60,8 @@ export interface Config {
    * REDIS_CONN_STRING is set, else the database, unless told otherwise.
    */
   responsesStore: 'database' | 'redis';
+  /** Cloudflare Turnstile's siteverify endpoint (TURNSTILE_VERIFY_URL overrides it, e.g. for a stand-in). */
+  turnstileVerifyUrl: string;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -139,5 +141,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     clientRequestTimeoutSeconds: positive(env.CLIENT_REQUEST_TIMEOUT) || 300,
     clientStallTimeoutSeconds: positive(env.CLIENT_STALL_TIMEOUT) || 60,
     responsesStore: responsesStore(env.RESPONSES_STORE, env.REDIS_CONN_STRING?.trim() ?? ''),
+    turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL?.trim() || 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
   };
 }

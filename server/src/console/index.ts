@@ -12,6 +12,7 @@ import { inviteRoutes } from './invite.js';
 import { pricingRoutes } from './pricing.js';
 import { redemptionRoutes } from './redemption.js';
 import { topupRoutes } from './topup.js';
+import { emailRoutes } from './email.js';
 
 /** Every /api route, one plugin per area. */
 export const consoleRoutes: FastifyPluginAsync = async (app) => {
@@ -28,4 +29,5 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
   await app.register(pricingRoutes);
   await app.register(redemptionRoutes);
   await app.register(topupRoutes);
+  await app.register(emailRoutes);
 };

@@ -79,7 +79,7 @@ export class EmailCodes {
    */
   check(purpose: CodePurpose, address: string, code: string): Promise<boolean> {
     if (!code) return Promise.resolve(false);
-    const attempts = purpose === 'verify' ? MAX_ATTEMPTS : Number.MAX_SAFE_INTEGER;
+    const attempts = purpose === 'verify' ? MAX_ATTEMPTS : null;
     return this.backend.check(purpose, normaliseAddress(address), code, this.now(), attempts);
   }
 

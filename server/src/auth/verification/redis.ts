@@ -18,11 +18,12 @@ redis.call('EXPIRE', KEYS[1], tonumber(ARGV[3]) + 60)
 return 1
 `;
 
-/** KEYS[1]; ARGV: code, now, max attempts. 1 when it is the live code; a wrong one counts an attempt. */
+/** KEYS[1]; ARGV: code, now, max attempts (0: none). 1 when it is the live code; a wrong one counts an attempt. */
 const CHECK = `
 local f = redis.call('HMGET', KEYS[1], 'code', 'expires')
 if not f[1] or tonumber(f[2]) <= tonumber(ARGV[2]) then return 0 end
 if f[1] == ARGV[1] then return 1 end
+if tonumber(ARGV[3]) == 0 then return 0 end
 if redis.call('HINCRBY', KEYS[1], 'attempts', 1) >= tonumber(ARGV[3]) then redis.call('DEL', KEYS[1]) end
 return 0
 `;
@@ -62,8 +63,8 @@ export class RedisCodeBackend implements CodeBackend {
     return (await this.redis.putCode(this.key(purpose, address), code, now, ttlSeconds, gapSeconds)) === 1;
   }
 
-  async check(purpose: CodePurpose, address: string, code: string, now: number, maxAttempts: number): Promise<boolean> {
-    return (await this.redis.checkCode(this.key(purpose, address), code, now, maxAttempts)) === 1;
+  async check(purpose: CodePurpose, address: string, code: string, now: number, maxAttempts: number | null): Promise<boolean> {
+    return (await this.redis.checkCode(this.key(purpose, address), code, now, maxAttempts ?? 0)) === 1;
   }
 
   async take(purpose: CodePurpose, address: string, code: string, now: number): Promise<boolean> {

@@ -32,10 +32,11 @@ export class SqlCodeBackend implements CodeBackend {
     }
   }
 
-  async check(purpose: CodePurpose, address: string, code: string, now: number, maxAttempts: number): Promise<boolean> {
+  async check(purpose: CodePurpose, address: string, code: string, now: number, maxAttempts: number | null): Promise<boolean> {
     const row = await this.row(this.db, purpose, address);
     if (!row || Number(row.expires_at) <= now) return false;
     if (sameText(row.code, code)) return true;
+    if (maxAttempts === null) return false;
     await this.db
       .updateTable('email_codes')
       .set((eb) => ({ attempts: eb('attempts', '+', 1) }))

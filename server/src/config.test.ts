@@ -15,4 +15,9 @@ describe('configuration from the environment', () => {
     expect(config.shutdownTimeoutSeconds).toBe(30);
     expect(() => loadConfig({ RELAY_TIMEOUT: 'soon' })).toThrow();
   });
+
+  it("checks Turnstile tokens at Cloudflare's siteverify unless TURNSTILE_VERIFY_URL says otherwise", () => {
+    expect(loadConfig({}).turnstileVerifyUrl).toBe('https://challenges.cloudflare.com/turnstile/v0/siteverify');
+    expect(loadConfig({ TURNSTILE_VERIFY_URL: ' http://127.0.0.1:9/verify ' }).turnstileVerifyUrl).toBe('http://127.0.0.1:9/verify');
+  });
 });

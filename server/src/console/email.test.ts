@@ -44,7 +44,7 @@ describe.each(testDatabases())('email codes, password reset and email binding on
   });
 
   const get = (url: string, session: Session | null = null) => t.call(session, { method: 'GET', url }).then((r) => r.json());
-  const post = (url: string, payload: unknown) => t.call(null, { method: 'POST', url, payload }).then((r) => r.json());
+  const post = (url: string, payload: object) => t.call(null, { method: 'POST', url, payload }).then((r) => r.json());
   const askCode = (email: string) => get(`/api/verification?email=${encodeURIComponent(email)}`);
   const askReset = (email: string) => get(`/api/reset_password?email=${encodeURIComponent(email)}`);
   /** Makes the last code to the address older than the resend gap. */

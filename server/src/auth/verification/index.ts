@@ -31,9 +31,9 @@ export interface CodeBackend {
   put(purpose: CodePurpose, address: string, code: string, now: number, ttlSeconds: number, gapSeconds: number): Promise<boolean>;
   /**
    * Whether `code` is the live one, without using it up. A wrong code counts an attempt; the code is voided once
-   * maxAttempts are spent.
+   * maxAttempts are spent (null: wrong codes are not counted).
    */
-  check(purpose: CodePurpose, address: string, code: string, now: number, maxAttempts: number): Promise<boolean>;
+  check(purpose: CodePurpose, address: string, code: string, now: number, maxAttempts: number | null): Promise<boolean>;
   /**
    * Uses the code up: true for exactly one caller when it is the live one. `trx` lets a database backend do it in
    * the transaction of the action the code allows (rolled back with it).

@@ -118,6 +118,26 @@ describe('email and captcha', () => {
     await context.close();
   });
 
+  it('binds, then changes, the email of the signed-in user from the personal settings', async () => {
+    const { page, context } = await newPage(app.browser(), base());
+    await loginAs(page, 'mailuser', 'mailpass123');
+    await page.waitForURL(/\/token/);
+    await page.goto('/setting?tab=personal');
+    const bound = page.getByLabel('绑定的邮箱');
+    await expect.poll(() => bound.inputValue()).toBe('mailuser@example.com');
+    await page.getByRole('button', { name: '修改绑定' }).click();
+    const dialog = page.getByRole('dialog', { name: '绑定邮箱地址' });
+    await dialog.getByLabel('邮箱').fill('mailuser-new@example.com');
+    await dialog.getByRole('button', { name: '获取验证码' }).click();
+    await page.getByText('验证码发送成功，请检查你的邮箱！').first().waitFor();
+    await dialog.getByLabel('验证码').fill(codeIn(await smtp.next('mailuser-new@example.com')));
+    await dialog.getByRole('button', { name: '绑定' }).click();
+    await page.getByText('邮箱账户绑定成功！').first().waitFor();
+    await dialog.waitFor({ state: 'hidden' });
+    await expect.poll(() => bound.inputValue()).toBe('mailuser-new@example.com');
+    await context.close();
+  });
+
   describe('Turnstile on the login page', () => {
     // Signed in before the captcha is on: signing in afterwards would need a token.
     let rootApi: Awaited<ReturnType<typeof apiAs>>;

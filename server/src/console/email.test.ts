@@ -60,6 +60,7 @@ describe.each(testDatabases())('email codes, password reset and email binding on
       expect(await askCode(email)).toEqual({ success: true, message: '' });
       const mail = await smtp.next(email);
       expect(mail.from).toBe('noreply@switchyard.test');
+      expect(mail.fromHeader).toBe('"Yard" <noreply@switchyard.test>');
       expect(mail.subject).toBe('Yard邮箱验证邮件');
       expect(mail.text).toContain('您好，你正在进行Yard邮箱验证。');
       expect(mail.text).toContain('验证码 10 分钟内有效');

@@ -9,7 +9,10 @@ import { simpleParser } from 'mailparser';
  */
 
 export interface ReceivedMail {
+  /** The envelope sender. */
   from: string;
+  /** The From header as written. */
+  fromHeader: string;
   to: string[];
   subject: string;
   html: string;
@@ -56,6 +59,7 @@ export async function startSmtpStandIn(opts: SmtpStandInOptions = {}): Promise<S
         .then((parsed) => {
           mails.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            fromHeader: parsed.from?.text ?? '',
             to: session.envelope.rcptTo.map((r) => r.address),
             subject: parsed.subject ?? '',
             html: typeof parsed.html === 'string' ? parsed.html : '',

@@ -21,6 +21,8 @@ describe('SMTP settings from the options', () => {
     )!;
     expect(ssl.from).toBe('me@qq.com');
     expect(ssl.transport).toMatchObject({ port: 465, secure: true, auth: { user: 'me@qq.com', pass: 'app-pass' }, authMethod: undefined });
+    // Port 465 speaks TLS from the first byte, switch or not.
+    expect(smtpSettings(reader({ SMTPServer: 'smtp.qq.com', SMTPPort: 465, SMTPAccount: 'me@qq.com' }))!.transport.secure).toBe(true);
   });
 
   it('logs in with LOGIN at Outlook and Azure Communication Services', () => {

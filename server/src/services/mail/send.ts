@@ -29,8 +29,11 @@ function authMethod(server: string, account: string): string | undefined {
   return undefined;
 }
 
+/** Implicit TLS is spoken on this port whatever the switch says, as the established gateway does. */
+const IMPLICIT_TLS_PORT = 465;
+
 /**
- * The SMTP settings as options say now: implicit TLS when SMTPSSLEnabled (port 465 usually), otherwise plain with
+ * The SMTP settings as options say now: implicit TLS when SMTPSSLEnabled or on port 465, otherwise plain with
  * STARTTLS when the server offers it; login when an account is set; From is SMTPFrom, else the account.
  */
 export function smtpSettings(options: OptionReader): { transport: SMTPTransport.Options; from: string } | null {
@@ -39,12 +42,13 @@ export function smtpSettings(options: OptionReader): { transport: SMTPTransport.
   const from = options.get('SMTPFrom').trim() || account;
   if (!host || !from) return null;
   const token = options.get('SMTPToken');
+  const port = options.get('SMTPPort');
   return {
     from,
     transport: {
       host,
-      port: options.get('SMTPPort'),
-      secure: options.get('SMTPSSLEnabled'),
+      port,
+      secure: options.get('SMTPSSLEnabled') || port === IMPLICIT_TLS_PORT,
       auth: account ? { user: account, pass: token } : undefined,
       authMethod: account ? authMethod(host, account) : undefined,
       connectionTimeout: CONNECT_TIMEOUT_MS,
@@ -67,7 +71,9 @@ export async function sendMail(options: OptionReader, mail: Mail, log: MailLog):
   if (!settings) throw fail(MAIL_MSG.notConfigured);
   const transport = nodemailer.createTransport(settings.transport);
   try {
-    await transport.sendMail({ from: settings.from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text });
+    // Shown as "System name <address>" unless SMTPFrom names itself already.
+    const from = settings.from.includes('<') ? settings.from : { name: options.get('SystemName'), address: settings.from };
+    await transport.sendMail({ from, to: mail.to, subject: mail.subject, html: mail.html, text: mail.text });
   } catch (err) {
     log.warn({ err, host: settings.transport.host, port: settings.transport.port }, 'sending mail failed');
     throw fail(MAIL_MSG.failed);

@@ -36,6 +36,7 @@ describe.each(testDatabases())('email codes, password reset and email binding on
     await smtp.close();
   });
   beforeEach(async () => {
+    client = `198.51.100.${++n % 250}`;
     await useSmtp({ ...smtp.settings(), SystemName: 'Yard' });
   });
   afterEach(async () => {
@@ -43,8 +44,11 @@ describe.each(testDatabases())('email codes, password reset and email binding on
     changed.clear();
   });
 
-  const get = (url: string, session: Session | null = null) => t.call(session, { method: 'GET', url }).then((r) => r.json());
-  const post = (url: string, payload: object) => t.call(null, { method: 'POST', url, payload }).then((r) => r.json());
+  /** Each test calls from a client address of its own, so none spends another's mail budget. */
+  let client = '';
+  const get = (url: string, session: Session | null = null) =>
+    t.call(session, { method: 'GET', url, remoteAddress: client }).then((r) => r.json());
+  const post = (url: string, payload: object) => t.call(null, { method: 'POST', url, payload, remoteAddress: client }).then((r) => r.json());
   const askCode = (email: string) => get(`/api/verification?email=${encodeURIComponent(email)}`);
   const askReset = (email: string) => get(`/api/reset_password?email=${encodeURIComponent(email)}`);
   /** Makes the last code to the address older than the resend gap. */
@@ -99,6 +103,17 @@ describe.each(testDatabases())('email codes, password reset and email binding on
       expect(await askCode(email)).toMatchObject({ success: false, message: expect.stringMatching(/^发送过于频繁，请 \d+ 秒后再试$/) });
       await age(31);
       expect(await askCode(email)).toMatchObject({ success: true });
+    });
+
+    it('sends at most 20 mails in 20 minutes for one client address, whatever the addresses', async () => {
+      for (let i = 0; i < 20; i++) expect(await askCode(address('many')), `mail ${i + 1}`).toMatchObject({ success: true });
+      expect(await askCode(address('many'))).toEqual({ success: false, message: '发送邮件过于频繁，请稍后再试' });
+      const owner = await t.user(`mb${n}${database.name.slice(0, 2)}`);
+      const email = address('many');
+      await t.app.ctx.db.kysely.updateTable('users').set({ email }).where('id', '=', owner.userId).execute();
+      expect(await askReset(email)).toEqual({ success: false, message: '发送邮件过于频繁，请稍后再试' });
+      client = '198.51.100.251';
+      expect(await askReset(email)).toMatchObject({ success: true });
     });
 
     it('refuses an address an account holds', async () => {

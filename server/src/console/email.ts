@@ -17,13 +17,13 @@ export const emailRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/verification', { config: { access: 'public' } }, async (request, reply) => {
     await requireTurnstile(ctx, request, reply);
-    await sendVerificationCode(ctx, parse(EmailQuery, request.query).email);
+    await sendVerificationCode(ctx, { client: request.ip, email: parse(EmailQuery, request.query).email });
     return ok();
   });
 
   app.get('/reset_password', { config: { access: 'public' } }, async (request, reply) => {
     await requireTurnstile(ctx, request, reply);
-    await sendPasswordReset(ctx, parse(EmailQuery, request.query).email);
+    await sendPasswordReset(ctx, { client: request.ip, email: parse(EmailQuery, request.query).email });
     return ok();
   });
 

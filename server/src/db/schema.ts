@@ -224,6 +224,13 @@ export interface EmailCodesTable {
   attempts: ColumnType<number, number | undefined, number>;
 }
 
+/** One row per mail sent, by client address, for the per-address budget (auth/verification). */
+export interface EmailSendsTable {
+  id: Generated<number>;
+  client: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -239,6 +246,7 @@ export interface Database {
   responses: ResponsesTable;
   settlement_batches: SettlementBatchesTable;
   email_codes: EmailCodesTable;
+  email_sends: EmailSendsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -22,6 +22,7 @@ export const EMAIL_MSG = {
   unregistered: '该邮箱地址未注册',
   badResetInput: '无效的参数',
   tooSoon: (seconds: number) => `发送过于频繁，请 ${seconds} 秒后再试`,
+  tooMany: '发送邮件过于频繁，请稍后再试',
 } as const;
 
 const EMAIL_MAX = 254;
@@ -57,12 +58,20 @@ function serverAddress(ctx: AppContext): string {
   return (ctx.options.get('ServerAddress').trim() || `http://localhost:${ctx.config.port}`).replace(/\/+$/, '');
 }
 
+/** Who asks for a mail: the client address, and the address the mail goes to. */
+export interface MailRequest {
+  client: string;
+  email: string | undefined;
+}
+
 /**
- * Issues a code and mails what `compose` makes of it. Too soon after the last one is refused; when the mail cannot
- * be sent the code is withdrawn, so the address may ask again at once.
+ * Issues a code and mails what `compose` makes of it. Too soon after the last one to the address, or past the
+ * client's budget, is refused; when the mail cannot be sent the code is withdrawn, so the address may ask again at
+ * once.
  */
-async function mailCode(ctx: AppContext, purpose: CodePurpose, email: string, compose: (code: string) => Mail): Promise<void> {
+async function mailCode(ctx: AppContext, client: string, purpose: CodePurpose, email: string, compose: (code: string) => Mail): Promise<void> {
   if (!smtpSettings(ctx.options)) throw fail(MAIL_MSG.notConfigured);
+  if (!(await ctx.emailCodes.admitSender(client))) throw fail(EMAIL_MSG.tooMany);
   const issued = await ctx.emailCodes.issue(purpose, email);
   if (!issued.sent) throw fail(EMAIL_MSG.tooSoon(issued.waitSeconds));
   try {
@@ -74,20 +83,20 @@ async function mailCode(ctx: AppContext, purpose: CodePurpose, email: string, co
 }
 
 /** GET /api/verification: a 6-digit code for an address no account holds, allowed by the address rules. */
-export async function sendVerificationCode(ctx: AppContext, input: string | undefined): Promise<void> {
-  const email = emailAddress(input);
+export async function sendVerificationCode(ctx: AppContext, request: MailRequest): Promise<void> {
+  const email = emailAddress(request.email);
   checkAddressRules(ctx.options, email);
   if (await emailTaken(ctx.db.kysely, email)) throw fail(EMAIL_MSG.taken);
   const name = ctx.options.get('SystemName');
-  await mailCode(ctx, 'verify', email, (code) => verificationMail(name, email, code));
+  await mailCode(ctx, request.client, 'verify', email, (code) => verificationMail(name, email, code));
 }
 
 /** GET /api/reset_password: mails `{ServerAddress}/user/reset?email=&token=` to an account's address. */
-export async function sendPasswordReset(ctx: AppContext, input: string | undefined): Promise<void> {
-  const email = emailAddress(input);
+export async function sendPasswordReset(ctx: AppContext, request: MailRequest): Promise<void> {
+  const email = emailAddress(request.email);
   if (!(await findUserByEmail(ctx.db.kysely, email))) throw fail(EMAIL_MSG.unregistered);
   const name = ctx.options.get('SystemName');
-  await mailCode(ctx, 'reset', email, (token) => {
+  await mailCode(ctx, request.client, 'reset', email, (token) => {
     const link = `${serverAddress(ctx)}/user/reset?email=${encodeURIComponent(email)}&token=${token}`;
     return passwordResetMail(name, email, link);
   });

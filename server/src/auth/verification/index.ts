@@ -1,16 +1,17 @@
+import { randomInt } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/schema.js';
 import { nowSeconds } from '../../lib/time.js';
 import { randomHex } from '../../lib/random.js';
-import { randomInt } from 'node:crypto';
 
 /*
  * Codes and links mailed to users: the 6-digit code of /api/verification (registration, binding an email) and the
- * token of a password-reset link. One live code per purpose and address, kept in the database or Redis
- * (verification-sql.ts, verification-redis.ts) so any node can check a code another node sent and a restart loses
- * none. A code is good for CODE_TTL_SECONDS and for one use; a new one for the same address is refused within
- * RESEND_GAP_SECONDS (the console's resend timer, enforced here too); MAX_ATTEMPTS wrong guesses void it, so six
- * digits cannot be walked through.
+ * token of a password-reset link. One live code per purpose and address, kept in the database or Redis (sql.ts,
+ * redis.ts) so any node can check a code another node sent and a restart loses none. A code is good for
+ * CODE_TTL_SECONDS and for one use; a new one for the same address is refused within RESEND_GAP_SECONDS (the
+ * console's resend timer, enforced here too); MAX_ATTEMPTS wrong guesses void it, so six digits cannot be walked
+ * through. One client address may have SENDS_PER_WINDOW mails sent per SEND_WINDOW_SECONDS, whatever the addresses,
+ * so the gateway cannot be used to flood mailboxes or burn its SMTP account's reputation.
  */
 
 /** 'verify': the code of /api/verification; 'reset': the token of a password-reset link. */
@@ -24,6 +25,9 @@ export const CODE_MSG = {
 export const CODE_TTL_SECONDS = 10 * 60;
 export const RESEND_GAP_SECONDS = 30;
 export const MAX_ATTEMPTS = 5;
+/** The established gateway's "critical" budget (20 per 20 minutes per client address), applied to mails sent. */
+export const SENDS_PER_WINDOW = 20;
+export const SEND_WINDOW_SECONDS = 20 * 60;
 
 /** Where codes are kept. `now` is unix seconds; addresses arrive normalised. */
 export interface CodeBackend {
@@ -41,8 +45,10 @@ export interface CodeBackend {
   take(purpose: CodePurpose, address: string, code: string, now: number, trx?: Kysely<Database>): Promise<boolean>;
   /** Seconds until a new code may be sent to the address (0: now). */
   wait(purpose: CodePurpose, address: string, now: number, gapSeconds: number): Promise<number>;
-  /** Deletes expired codes; how many (a store that expires by itself returns 0). */
-  expire(now: number): Promise<number>;
+  /** Counts one more mail for the client address and returns how many it had within the window, this one included. */
+  countSend(client: string, now: number, windowSeconds: number): Promise<number>;
+  /** Deletes expired codes and send counts older than `sendWindowSeconds`; how many codes (a store that expires by itself returns 0). */
+  expire(now: number, sendWindowSeconds: number): Promise<number>;
   close(): Promise<void>;
 }
 
@@ -59,6 +65,11 @@ export class EmailCodes {
     private readonly backend: CodeBackend,
     private readonly now: () => number = nowSeconds,
   ) {}
+
+  /** Whether the client address may have another mail sent now; counts it when it may. */
+  async admitSender(client: string): Promise<boolean> {
+    return (await this.backend.countSend(client, this.now(), SEND_WINDOW_SECONDS)) <= SENDS_PER_WINDOW;
+  }
 
   /** A fresh code for the address, or how long to wait when one was sent within the resend gap. */
   async issue(purpose: CodePurpose, address: string, code = purpose === 'reset' ? newResetToken() : newVerificationCode()): Promise<IssueResult> {
@@ -89,7 +100,7 @@ export class EmailCodes {
   }
 
   expire(): Promise<number> {
-    return this.backend.expire(this.now());
+    return this.backend.expire(this.now(), SEND_WINDOW_SECONDS);
   }
 
   close(): Promise<void> {

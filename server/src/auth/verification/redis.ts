@@ -36,7 +36,15 @@ redis.call('DEL', KEYS[1])
 return 1
 `;
 
+/** KEYS[1] the client's counter; ARGV: window (s). The count within the current window, this one included. */
+const COUNT_SEND = `
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('EXPIRE', KEYS[1], tonumber(ARGV[1])) end
+return n
+`;
+
 type CodeRedis = Redis & {
+  countSend(key: string, windowSeconds: number): Promise<number>;
   putCode(key: string, code: string, now: number, ttl: number, gap: number): Promise<number>;
   checkCode(key: string, code: string, now: number, maxAttempts: number): Promise<number>;
   takeCode(key: string, code: string, now: number): Promise<number>;
@@ -52,6 +60,7 @@ export class RedisCodeBackend implements CodeBackend {
     redis.defineCommand('putCode', { numberOfKeys: 1, lua: PUT });
     redis.defineCommand('checkCode', { numberOfKeys: 1, lua: CHECK });
     redis.defineCommand('takeCode', { numberOfKeys: 1, lua: TAKE });
+    redis.defineCommand('countSend', { numberOfKeys: 1, lua: COUNT_SEND });
     this.redis = redis as CodeRedis;
   }
 
@@ -75,6 +84,11 @@ export class RedisCodeBackend implements CodeBackend {
     const [created, expires] = await this.redis.hmget(this.key(purpose, address), 'created', 'expires');
     if (!created || Number(expires) <= now) return 0;
     return Math.max(0, Number(created) + gapSeconds - now);
+  }
+
+  /** A fixed window per client address that starts with its first mail (on Redis's clock, not the caller's). */
+  async countSend(client: string, _now: number, windowSeconds: number): Promise<number> {
+    return this.redis.countSend(`${this.prefix}sends:${client}`, windowSeconds);
   }
 
   async expire(): Promise<number> {

@@ -74,7 +74,19 @@ export class SqlCodeBackend implements CodeBackend {
     return Math.max(0, Number(row.created_at) + gapSeconds - now);
   }
 
-  async expire(now: number): Promise<number> {
+  async countSend(client: string, now: number, windowSeconds: number): Promise<number> {
+    await this.db.insertInto('email_sends').values({ client, created_at: now }).execute();
+    const row = await this.db
+      .selectFrom('email_sends')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('client', '=', client)
+      .where('created_at', '>', now - windowSeconds)
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  }
+
+  async expire(now: number, sendWindowSeconds: number): Promise<number> {
+    await this.db.deleteFrom('email_sends').where('created_at', '<=', now - sendWindowSeconds).execute();
     const res = await this.db.deleteFrom('email_codes').where('expires_at', '<=', now).executeTakeFirst();
     return Number(res.numDeletedRows);
   }

@@ -3,7 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/migrate.js';
 import { testDatabases } from '../../test/databases.js';
-import { CODE_TTL_SECONDS, EmailCodes, MAX_ATTEMPTS, RESEND_GAP_SECONDS, type CodeBackend } from './index.js';
+import { CODE_TTL_SECONDS, EmailCodes, MAX_ATTEMPTS, RESEND_GAP_SECONDS, SEND_WINDOW_SECONDS, SENDS_PER_WINDOW, type CodeBackend } from './index.js';
 import { RedisCodeBackend } from './redis.js';
 import { SqlCodeBackend } from './sql.js';
 
@@ -166,5 +166,16 @@ describe.each([...sqlBackends, ...redisBackends])('mailed codes kept in $name', 
     else expect(deleted).toBeGreaterThan(0);
     expect(await nodeA.expire()).toBe(0);
     expect(live).toMatch(/^\d{6}$/);
+  });
+
+  it(`admits ${SENDS_PER_WINDOW} mails per client address in ${SEND_WINDOW_SECONDS / 60} minutes, counted across nodes`, async () => {
+    const client = `203.0.113.${++n}`;
+    for (let i = 0; i < SENDS_PER_WINDOW; i++) expect(await (i % 2 ? nodeA : nodeB).admitSender(client), `mail ${i + 1}`).toBe(true);
+    expect(await nodeA.admitSender(client)).toBe(false);
+    expect(await nodeB.admitSender(`${client}0`)).toBe(true);
+    if (store.name === 'redis') return; // Redis windows run on Redis's own clock.
+    now += SEND_WINDOW_SECONDS;
+    await nodeA.expire();
+    expect(await nodeB.admitSender(client)).toBe(true);
   });
 });

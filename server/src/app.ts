@@ -25,6 +25,7 @@ import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
 import { ChannelTestRunner } from './services/channel-tests.js';
 import { openResponsesKeeper } from './relay/formats/responses/open-store.js';
+import { openEmailCodes } from './auth/verification/open.js';
 import { installBodyParsers } from './console/body-parsers.js';
 import { consoleErrorBody, consoleFailure, notFoundMessage } from './console/errors.js';
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
@@ -130,6 +131,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     onError: (err, failed, givenUp) => app.log.error({ err, failed, givenUp }, 'keeping Responses failed'),
     onReadError: (err) => app.log.error({ err }, 'reading kept Responses failed'),
   });
+  const emailCodes = await openEmailCodes(config, db);
 
   const ctx: AppContext = {
     config,
@@ -142,6 +144,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     usage,
     responses,
     jobs,
+    emailCodes,
     // Set right below: the runner needs the context it belongs to.
     channelTests: undefined as unknown as ChannelTestRunner,
     routing,
@@ -165,6 +168,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // In-flight calls have finished (fastify drains them before onClose); write what they owe, then disconnect.
     await relay.close();
     await responses.close();
+    await emailCodes.close();
     if (!opts.bus) await bus.close();
     if (!opts.db) await db.close();
   });

@@ -25,4 +25,9 @@ describe('configuration from the environment', () => {
     expect(own.githubApiUrl).toBe('https://git.example.com/api/v3');
     expect(() => loadConfig({ GITHUB_OAUTH_URL: 'git.example.com' })).toThrow();
   });
+
+  it("checks Turnstile tokens at Cloudflare's siteverify unless TURNSTILE_VERIFY_URL says otherwise", () => {
+    expect(loadConfig({}).turnstileVerifyUrl).toBe('https://challenges.cloudflare.com/turnstile/v0/siteverify');
+    expect(loadConfig({ TURNSTILE_VERIFY_URL: ' http://127.0.0.1:9/verify ' }).turnstileVerifyUrl).toBe('http://127.0.0.1:9/verify');
+  });
 });

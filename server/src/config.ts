@@ -77,6 +77,8 @@ export interface Config {
   githubOAuthUrl: string;
   /** GitHub's REST API (GITHUB_API_URL), where the signed-in GitHub account is read. */
   githubApiUrl: string;
+  /** Cloudflare Turnstile's siteverify endpoint (TURNSTILE_VERIFY_URL overrides it, e.g. for a stand-in). */
+  turnstileVerifyUrl: string;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -174,5 +176,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     responsesStore: responsesStore(env.RESPONSES_STORE, env.REDIS_CONN_STRING?.trim() ?? ''),
     githubOAuthUrl: baseUrl(env.GITHUB_OAUTH_URL, 'https://github.com'),
     githubApiUrl: baseUrl(env.GITHUB_API_URL, 'https://api.github.com'),
+    turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL?.trim() || 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
   };
 }

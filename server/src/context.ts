@@ -12,6 +12,7 @@ import type { UsageRollup } from './services/usage-rollup.js';
 import type { ChannelTestRunner } from './services/channel-tests.js';
 import type { JobRunner } from './jobs/runner.js';
 import type { ResponsesKeeper } from './relay/formats/responses/store.js';
+import type { EmailCodes } from './auth/verification/index.js';
 
 /** What every route and job can reach. Built once in app.ts. */
 export interface AppContext {
@@ -36,6 +37,8 @@ export interface AppContext {
   jobs: JobRunner;
   /** Channel tests (one all-channel run at a time), for the console and the periodic job. */
   channelTests: ChannelTestRunner;
+  /** Codes and reset tokens mailed to users (database, or Redis when configured). */
+  emailCodes: EmailCodes;
   log: FastifyBaseLogger;
   startTime: number;
   version: string;

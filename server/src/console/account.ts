@@ -5,6 +5,7 @@ import type { UserRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
 import { UNKNOWN_USER_HASH, verifyPassword } from '../auth/password.js';
 import { closeSession, openSession } from '../auth/session.js';
+import { requireTurnstile } from '../auth/turnstile.js';
 import { findUserByUsername } from '../store/users.js';
 import { ok } from './envelope.js';
 import { parse } from './input.js';
@@ -24,9 +25,11 @@ export function loginView(user: UserRow): LoginUser {
 
 /** Password sign-in and sign-out. */
 export const accountRoutes: FastifyPluginAsync = async (app) => {
-  const { options, db, config } = app.ctx;
+  const { ctx } = app;
+  const { options, db, config } = ctx;
 
   app.post('/user/login', { config: { access: 'public' } }, async (request, reply) => {
+    await requireTurnstile(ctx, request, reply);
     if (!options.get('PasswordLoginEnabled')) throw fail('管理员关闭了密码登录');
     const body = parse(LoginBody, request.body);
     const username = body.username?.trim() ?? '';

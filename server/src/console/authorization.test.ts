@@ -225,6 +225,14 @@ describe.each(testDatabases())('authorization matrix on $name', (database) => {
     expect(failures).toEqual([]);
   });
 
+  it('guards the mailbox routes as their callers need: public before sign-in, signed-in to bind', () => {
+    const level = (key: string) => t.app.accessTable.find((r) => `${r.method} ${r.url}` === key)?.access;
+    expect(level('GET /api/verification')).toBe('public');
+    expect(level('GET /api/reset_password')).toBe('public');
+    expect(level('POST /api/user/reset')).toBe('public');
+    expect(level('GET /api/oauth/email/bind')).toBe('user');
+  });
+
   it('never sends a channel key to anyone but an administrator reading that channel', () => {
     const leaks = answers
       .filter((a) => a.res.body.includes(CHANNEL_KEY))

@@ -13,6 +13,7 @@ import { pricingRoutes } from './pricing.js';
 import { redemptionRoutes } from './redemption.js';
 import { topupRoutes } from './topup.js';
 import { oauthRoutes } from './oauth.js';
+import { emailRoutes } from './email.js';
 
 /** Every /api route, one plugin per area. */
 export const consoleRoutes: FastifyPluginAsync = async (app) => {
@@ -30,4 +31,5 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
   await app.register(redemptionRoutes);
   await app.register(topupRoutes);
   await app.register(oauthRoutes);
+  await app.register(emailRoutes);
 };

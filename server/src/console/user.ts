@@ -6,6 +6,7 @@ import { fail } from '../lib/errors.js';
 import { caller } from '../auth/guard.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { closeSession, openSession, readSession } from '../auth/session.js';
+import { requireTurnstile } from '../auth/turnstile.js';
 import { findUserById, listUsers, searchUsers, softDeleteUser, updateUser } from '../store/users.js';
 import {
   checkDisplayName,
@@ -30,7 +31,6 @@ import { paging, queryText, type Query } from './query.js';
 
 const text = z.string().nullish();
 
-const RegisterQuery = z.object({ turnstile: z.string().optional() });
 const RegisterBody = z.object({
   username: text,
   password: text,
@@ -80,9 +80,9 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
-  app.post('/user/register', { config: { access: 'public' } }, async (request) => {
-    const { turnstile } = parse(RegisterQuery, request.query);
-    await register(ctx, turnstile, parse(RegisterBody, request.body));
+  app.post('/user/register', { config: { access: 'public' } }, async (request, reply) => {
+    await requireTurnstile(ctx, request, reply);
+    await register(ctx, parse(RegisterBody, request.body));
     return ok();
   });
 

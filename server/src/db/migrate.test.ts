@@ -6,7 +6,7 @@ import { migrateToLatest } from './migrate.js';
 
 const TABLES = [
   'users', 'tokens', 'channels', 'abilities', 'redemptions', 'logs', 'options', 'midjourneys', 'tasks', 'quota_data', 'top_ups',
-  'responses', 'settlement_batches',
+  'responses', 'settlement_batches', 'email_codes', 'email_sends',
 ];
 
 describe.each(testDatabases())('migrations on $name', (database) => {

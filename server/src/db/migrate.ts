@@ -6,6 +6,7 @@ import * as logIndexes from './migrations/003_log_indexes.js';
 import * as dropLogTokenIndex from './migrations/004_drop_log_token_index.js';
 import * as responses from './migrations/005_responses.js';
 import * as settlementBatches from './migrations/006_settlement_batches.js';
+import * as emailCodes from './migrations/007_email_codes.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -18,6 +19,7 @@ const migrations: Record<string, DialectMigration> = {
   '004_drop_log_token_index': dropLogTokenIndex,
   '005_responses': responses,
   '006_settlement_batches': settlementBatches,
+  '007_email_codes': emailCodes,
 };
 
 class StaticProvider implements MigrationProvider {

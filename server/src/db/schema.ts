@@ -214,6 +214,23 @@ export interface SettlementBatchesTable {
   created_at: number;
 }
 
+/** Live codes and reset tokens mailed to users, one per purpose and address (auth/verification.ts). */
+export interface EmailCodesTable {
+  purpose: string;
+  address: string;
+  code: string;
+  created_at: number;
+  expires_at: number;
+  attempts: ColumnType<number, number | undefined, number>;
+}
+
+/** One row per mail sent, by client address, for the per-address budget (auth/verification). */
+export interface EmailSendsTable {
+  id: Generated<number>;
+  client: string;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   tokens: TokensTable;
@@ -228,6 +245,8 @@ export interface Database {
   top_ups: TopUpsTable;
   responses: ResponsesTable;
   settlement_batches: SettlementBatchesTable;
+  email_codes: EmailCodesTable;
+  email_sends: EmailSendsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -4,6 +4,7 @@ import { channelTestsJob } from './channel-tests.js';
 import { responsesRetentionJob } from './responses-retention.js';
 import type { JobRunner } from './runner.js';
 import { usageFlushJob } from './usage-flush.js';
+import { emailCodesCleanupJob } from './email-codes-cleanup.js';
 
 export { JobRunner, type Job } from './runner.js';
 
@@ -13,4 +14,5 @@ export function registerJobs(runner: JobRunner, ctx: AppContext): void {
   runner.add(channelTestsJob(ctx));
   runner.add(channelBalancesJob(ctx));
   runner.add(responsesRetentionJob(ctx.responses));
+  runner.add(emailCodesCleanupJob(ctx.emailCodes));
 }

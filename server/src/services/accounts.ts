@@ -5,7 +5,7 @@ import type { Database, NewUser, UserRow, UserUpdate } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
 import { randomAlphanumeric } from '../lib/random.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../auth/password.js';
-import { verificationCodes } from '../auth/verification.js';
+import { CODE_MSG } from '../auth/verification/index.js';
 import {
   addUserQuota,
   affCodeTaken,
@@ -107,6 +107,11 @@ interface NewAccount {
   email: string;
   /** The inviter's code from the registration form ('' when none). */
   inviterCode: string;
+  /**
+   * Uses up what proved the email address (its code), in the account's transaction: two sign-ups with one code
+   * cannot both succeed, and a refused sign-up leaves the code usable. Throws to refuse.
+   */
+  claim?: (trx: Db) => Promise<void>;
 }
 
 /** A new account as written: its password already hashed, its invite code drawn, maybe a sign-in bound to it. */
@@ -119,6 +124,8 @@ export interface AccountRow {
   affCode: string;
   /** A third-party sign-in the account is created with (GitHub, WeChat). */
   binding?: Partial<Pick<NewUser, 'github_id' | 'wechat_id' | 'telegram_id'>>;
+  /** Uses up what proved the email address, in the account's transaction (see NewAccount). */
+  claim?: (trx: Db) => Promise<void>;
 }
 
 /**
@@ -143,6 +150,7 @@ export async function insertAccount(ctx: AppContext, trx: Db, account: AccountRo
     quota: forNewUser,
     inviter_id: inviter?.id ?? 0,
   });
+  await account.claim?.(trx);
   const log = (userId: number, username: string, content: string) =>
     recordLog(trx, { userId, username, type: LOG_TYPE.SYSTEM, content });
   if (forNewUser > 0) await log(id, account.username, `新用户注册赠送 ${logQuota(forNewUser, display)}`);
@@ -176,7 +184,7 @@ export async function createAccount(ctx: AppContext, account: NewAccount): Promi
   }
 }
 
-/** Registration: the switches, the captcha, the form rules, the email code, then the account. */
+/** Registration (after the captcha): the switches, the form rules, the email code, then the account. */
 export interface RegisterInput {
   username?: string | null;
   password?: string | null;
@@ -186,9 +194,8 @@ export interface RegisterInput {
   aff_code?: string | null;
 }
 
-export async function register(ctx: AppContext, turnstile: string | undefined, input: RegisterInput): Promise<void> {
+export async function register(ctx: AppContext, input: RegisterInput): Promise<void> {
   const { options } = ctx;
-  if (options.get('TurnstileCheckEnabled') && !turnstile) throw fail('Turnstile token 为空');
   if (!options.get('RegisterEnabled')) throw fail('管理员关闭了新用户注册');
   if (!options.get('PasswordRegisterEnabled')) throw fail('管理员关闭了通过密码进行注册，请使用第三方账户验证的形式进行注册');
   const username = input.username?.trim() ?? '';
@@ -198,14 +205,17 @@ export async function register(ctx: AppContext, turnstile: string | undefined, i
   if (input.password2 !== undefined && input.password2 !== null && input.password2 !== password) throw fail('两次输入的密码不一致');
 
   let email = '';
+  let claim: NewAccount['claim'];
   if (options.get('EmailVerificationEnabled')) {
     email = input.email?.trim() ?? '';
     const code = input.verification_code?.trim() ?? '';
     if (!email || !code) throw fail('管理员开启了邮箱验证，请输入邮箱地址和验证码');
-    if (length(email) > EMAIL_MAX || !verificationCodes.verify('register', email, code)) throw fail('验证码错误或已过期');
+    if (length(email) > EMAIL_MAX || !(await ctx.emailCodes.check('verify', email, code))) throw fail(CODE_MSG.wrongCode);
+    claim = async (trx) => {
+      if (!(await ctx.emailCodes.take('verify', email, code, trx))) throw fail(CODE_MSG.wrongCode);
+    };
   }
-  await createAccount(ctx, { username, password, displayName: username, email, inviterCode: input.aff_code?.trim() ?? '' });
-  if (email) verificationCodes.consume('register', email);
+  await createAccount(ctx, { username, password, displayName: username, email, inviterCode: input.aff_code?.trim() ?? '', claim });
 }
 
 /** The caller's invite code, drawn on first request for accounts that have none. */

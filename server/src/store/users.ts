@@ -139,11 +139,18 @@ export async function usernameTaken(db: Db, username: string, exceptId?: number)
   return (await q.executeTakeFirst()) !== undefined;
 }
 
-/** Whether an email address belongs to any account, soft-deleted ones included. */
-export async function emailTaken(db: Db, email: string): Promise<boolean> {
+/** Whether an email address belongs to any account (but `exceptId`'s), soft-deleted ones included. */
+export async function emailTaken(db: Db, email: string, exceptId?: number): Promise<boolean> {
   if (!email) return false;
-  const row = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-  return row !== undefined;
+  let q = db.selectFrom('users').select('id').where('email', '=', email);
+  if (exceptId !== undefined) q = q.where('id', '!=', exceptId);
+  return (await q.executeTakeFirst()) !== undefined;
+}
+
+/** The live account holding an email address (the oldest when administrators gave one address to several). */
+export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+  if (!email) return undefined;
+  return db.selectFrom('users').selectAll().where('email', '=', email).where('deleted_at', 'is', null).orderBy('id').executeTakeFirst();
 }
 
 /** Whether any account (deleted ones too: the column is unique) holds this invite code. */

@@ -3,10 +3,10 @@ import { Button, Form, Input } from 'antd';
 import { useNavigate } from 'react-router';
 import { api } from '../../api/client';
 import { useStatus } from '../../app/status';
-import { Turnstile } from '../../components/Turnstile';
+import { EmailCodeFields } from '../../components/EmailCodeFields';
+import { TURNSTILE_WAIT, useTurnstile } from '../../components/useTurnstile';
 import { notify } from '../../lib/notify';
 import { t } from '../../lib/i18n';
-import { EmailCodeFields } from './EmailCodeFields';
 import { storedAffCode } from './affCode';
 
 interface Fields {
@@ -25,12 +25,11 @@ export function RegisterForm() {
   const navigate = useNavigate();
   const [form] = Form.useForm<Fields>();
   const [busy, setBusy] = useState(false);
-  const [turnstileToken, setTurnstileToken] = useState('');
-  const turnstileOn = status.turnstile_check === true;
+  const turnstile = useTurnstile();
 
   const submit = async (v: Fields) => {
-    if (turnstileOn && !turnstileToken) {
-      notify.info(t('请稍后几秒重试，Turnstile 正在检查用户环境！'));
+    if (!turnstile.ready) {
+      notify.info(t(TURNSTILE_WAIT));
       return;
     }
     setBusy(true);
@@ -43,7 +42,7 @@ export function RegisterForm() {
         verification_code: v.verification_code?.trim() ?? '',
         aff_code: storedAffCode(),
       };
-      const res = await api.post('/api/user/register', body, { query: { turnstile: turnstileToken } });
+      const res = await api.post('/api/user/register', body, { query: { turnstile: turnstile.token } });
       if (res.success) {
         notify.success(t('注册成功！'));
         void navigate('/login');
@@ -90,11 +89,9 @@ export function RegisterForm() {
       >
         <Input.Password placeholder={t('再次输入密码')} maxLength={MAX_PASSWORD} autoComplete="new-password" />
       </Form.Item>
-      {status.email_verification && <EmailCodeFields form={form} turnstile={turnstileToken} />}
-      {turnstileOn && status.turnstile_site_key && (
-        <Turnstile siteKey={status.turnstile_site_key} onToken={setTurnstileToken} />
-      )}
-      <Button type="primary" htmlType="submit" block loading={busy}>
+      {status.email_verification && <EmailCodeFields form={form} turnstile={turnstile} />}
+      {turnstile.widget}
+      <Button type="primary" htmlType="submit" block loading={busy} disabled={!turnstile.ready}>
         {t('注册')}
       </Button>
     </Form>

@@ -4,10 +4,11 @@ import { userApi } from '../../../api/user';
 import { t } from '../../../lib/i18n';
 import { useCopyText } from '../../../components/useCopyText';
 import { DeleteAccountModal } from './DeleteAccountModal';
+import { EmailBind } from './EmailBind';
 import { PasswordModal } from './PasswordModal';
 import { BindingsSection } from './BindingsSection';
 
-/** System access token, password change, account deletion and sign-in bindings. */
+/** Email binding, sign-in bindings, system access token, password change and account deletion. */
 export function AccountCard({ username }: { username: string | undefined }) {
   const copy = useCopyText();
   const [accessToken, setAccessToken] = useState('');
@@ -31,6 +32,7 @@ export function AccountCard({ username }: { username: string | undefined }) {
   return (
     <Card title={t('账户设置')}>
       <Space orientation="vertical" size={12} style={{ width: '100%' }}>
+        <EmailBind />
         <Space wrap>
           <Button loading={generating} onClick={() => void generate()}>
             {t('生成系统访问令牌')}

@@ -1,6 +1,7 @@
 // Many slow streams at once through one process: does anything between the client and the upstream cap or queue them?
 //   node bench/streams.mjs [--n 5000] [--stream-ms 10000] [--ramp-ms 2000] [--no-http2] [--server FILE] [--profile]
-// (--profile: Switchyard runs with --cpu-prof into bench/profiles/; summarize with bench/profile-top.mjs.)
+// (--profile: Switchyard runs with --cpu-prof into bench/profiles/; summarize with bench/profile-top.mjs.
+//  --server-node-flags="...": node flags for Switchyard, e.g. --trace-gc; --keep-logs copies its log to bench/profiles/.)
 // (npm run bench:streams). After `npm run build`.
 //
 // A mock OpenAI upstream streams each answer slowly (first chunk at once, the rest over --stream-ms). N streaming
@@ -31,13 +32,15 @@ const { values: args } = parseArgs({
     'no-http2': { type: 'boolean', default: false },
     server: { type: 'string', default: '' },
     profile: { type: 'boolean', default: false },
+    'server-node-flags': { type: 'string', default: '' },
+    'keep-logs': { type: 'boolean', default: false },
   },
 });
 const N = Math.max(1, Number(args.n) || 5000);
 const STREAM_MS = Math.max(1000, Number(args['stream-ms']) || 10_000);
 const RAMP_MS = Math.max(0, Number(args['ramp-ms']) || 0);
 const MAIN_JS = args.server ? path.resolve(args.server) : path.join(ROOT, 'server/dist/main.js');
-const WRITE = N === 5000 && STREAM_MS === 10_000 && RAMP_MS === 2000 && !args['no-http2'] && !args.server && !args.profile;
+const WRITE = N === 5000 && STREAM_MS === 10_000 && RAMP_MS === 2000 && !args['no-http2'] && !args.server && !args.profile && !args['server-node-flags'];
 const startedAt = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s]`, ...a);
 
@@ -126,9 +129,13 @@ async function wave(target, mockUrl) {
   };
 }
 
+const logFiles = [];
+
 async function switchyardTarget(name, upstreamUrl, env) {
   const nodeArgs = args.profile ? ['--cpu-prof', '--cpu-prof-dir', path.join(BENCH, 'profiles'), '--cpu-prof-name', `${name}.cpuprofile`] : [];
+  nodeArgs.push(...args['server-node-flags'].split(' ').filter(Boolean));
   const sy = await startSwitchyard(MAIN_JS, { name, env, nodeArgs });
+  logFiles.push(sy.logFile);
   try {
     const { key } = await setupSwitchyard(sy.base, upstreamUrl);
     const target = { name, url: sy.base, key, pid: sy.entry.child.pid };
@@ -260,8 +267,15 @@ async function main() {
   return verdict.startsWith('PASS') ? 0 : 1;
 }
 
+function keepLogs() {
+  if (!args['keep-logs']) return;
+  fs.mkdirSync(path.join(BENCH, 'profiles'), { recursive: true });
+  for (const f of logFiles) fs.copyFileSync(f, path.join(BENCH, 'profiles', path.basename(f)));
+}
+
 main()
   .then(async (code) => {
+    keepLogs();
     await cleanup();
     process.exit(code);
   })

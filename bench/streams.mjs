@@ -1,11 +1,12 @@
 // Many slow streams at once through one process: does anything between the client and the upstream cap or queue them?
-//   node bench/streams.mjs [--n 5000] [--stream-ms 10000] [--ramp-ms 2000] [--no-http2] [--server FILE] [--profile]
+//   node bench/streams.mjs [--n 5000] [--stream-ms 20000] [--ramp-ms 10000] [--no-http2] [--server FILE] [--profile]
 // (--profile: Switchyard runs with --cpu-prof into bench/profiles/; summarize with bench/profile-top.mjs.
 //  --server-node-flags="...": node flags for Switchyard, e.g. --trace-gc; --keep-logs copies its log to bench/profiles/.)
 // (npm run bench:streams). After `npm run build`.
 //
 // A mock OpenAI upstream streams each answer slowly (first chunk at once, the rest over --stream-ms). N streaming
-// calls are opened within --ramp-ms and held to the end, once straight to the mock (direct), once through the
+// calls are opened evenly within --ramp-ms (by default 500 new streams a second, as 5,000 streams of 10 s would
+// arrive in steady traffic) and held to the end, so all N are open together for a while, once straight to the mock (direct), once through the
 // minimal Node relay (no connection cap) and once through Switchyard as `npm start` runs it. For each: the most
 // streams the upstream had open at once, time to first byte (percentiles; the added time is against direct),
 // errors (any call that did not end with [DONE]), peak RSS of the relay and CPU it used. Then, against an HTTPS
@@ -27,8 +28,8 @@ import {
 const { values: args } = parseArgs({
   options: {
     n: { type: 'string', default: '5000' },
-    'stream-ms': { type: 'string', default: '10000' },
-    'ramp-ms': { type: 'string', default: '2000' },
+    'stream-ms': { type: 'string', default: '20000' },
+    'ramp-ms': { type: 'string', default: '10000' },
     'no-http2': { type: 'boolean', default: false },
     server: { type: 'string', default: '' },
     profile: { type: 'boolean', default: false },
@@ -37,10 +38,10 @@ const { values: args } = parseArgs({
   },
 });
 const N = Math.max(1, Number(args.n) || 5000);
-const STREAM_MS = Math.max(1000, Number(args['stream-ms']) || 10_000);
+const STREAM_MS = Math.max(1000, Number(args['stream-ms']) || 20_000);
 const RAMP_MS = Math.max(0, Number(args['ramp-ms']) || 0);
 const MAIN_JS = args.server ? path.resolve(args.server) : path.join(ROOT, 'server/dist/main.js');
-const WRITE = N === 5000 && STREAM_MS === 10_000 && RAMP_MS === 2000 && !args['no-http2'] && !args.server && !args.profile && !args['server-node-flags'];
+const WRITE = N === 5000 && STREAM_MS === 20_000 && RAMP_MS === 10_000 && !args['no-http2'] && !args.server && !args.profile && !args['server-node-flags'];
 const startedAt = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s]`, ...a);
 

@@ -85,13 +85,4 @@ describe('the console shell', () => {
     await page.getByText('页面不存在，请检查你的浏览器地址是否正确').waitFor();
     await context.close();
   });
-
-  it('renders the portal page at the root path', async () => {
-    const { page, context } = await newPage(env.browser(), env.server().baseUrl);
-    await page.goto('/');
-    await expect.poll(async () => page.frames().length + (await page.content()).length).toBeGreaterThan(0);
-    const res = await page.request.get('/portal/index.html');
-    expect(res.status()).toBe(200);
-    await context.close();
-  });
 });

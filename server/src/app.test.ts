@@ -33,10 +33,10 @@ describe('the HTTP surface', () => {
     expect(asset.headers['content-type']).toContain('javascript');
   });
 
-  it('serves the default portal page', async () => {
+  it('answers 404, not the console, for the portal when PORTAL_DIR is unset', async () => {
     const res = await t.call(null, { method: 'GET', url: '/portal/index.html' });
-    expect(res.statusCode).toBe(200);
-    expect(res.body).toContain('<html');
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('id="root"');
   });
 
   it('answers unknown API paths with a JSON 404 in Chinese instead of the console', async () => {
@@ -103,5 +103,40 @@ describe('the HTTP surface', () => {
   it('asks for both fields on login', async () => {
     const res = await t.call(null, { method: 'POST', url: '/api/user/login', payload: { username: '', password: '' } });
     expect(res.json()).toEqual({ success: false, message: '请输入用户名和密码！' });
+  });
+});
+
+describe('the portal folder (PORTAL_DIR)', () => {
+  let t: TestApp;
+  let portal: string;
+  let webDist: string;
+  beforeAll(async () => {
+    portal = fs.mkdtempSync(path.join(os.tmpdir(), 'sy-portal-'));
+    fs.writeFileSync(path.join(portal, 'index.html'), '<!doctype html><h1>门户</h1>');
+    fs.mkdirSync(path.join(portal, 'img'));
+    fs.writeFileSync(path.join(portal, 'img', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+    webDist = fs.mkdtempSync(path.join(os.tmpdir(), 'sy-web-'));
+    fs.writeFileSync(path.join(webDist, 'index.html'), '<!doctype html><div id="root"></div>');
+    t = await startTestApp(sqlite, { WEB_DIST: webDist, PORTAL_DIR: portal });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(portal, { recursive: true, force: true });
+    fs.rmSync(webDist, { recursive: true, force: true });
+  });
+
+  it('serves the portal page and its files under /portal/', async () => {
+    const page = await t.call(null, { method: 'GET', url: '/portal/index.html' });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers['content-type']).toContain('text/html');
+    expect(page.body).toContain('门户');
+    const asset = await t.call(null, { method: 'GET', url: '/portal/img/logo.svg' });
+    expect(asset.statusCode).toBe(200);
+  });
+
+  it('answers 404, not the console, for a file the portal folder lacks', async () => {
+    const res = await t.call(null, { method: 'GET', url: '/portal/missing.html' });
+    expect(res.statusCode).toBe(404);
+    expect(res.body).not.toContain('id="root"');
   });
 });

@@ -206,11 +206,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   lane = relayLane;
   relay.calls.watch(app.server);
 
-  await app.register(fastifyStatic, {
-    root: config.portalDir,
-    prefix: '/portal/',
-    decorateReply: false,
-  });
+  if (config.portalDir) {
+    await app.register(fastifyStatic, { root: config.portalDir, prefix: '/portal/', decorateReply: false });
+  }
 
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasConsole = fs.existsSync(indexHtml);
@@ -221,7 +219,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     if (isRelayUrl(url)) return relayNotFound(request, reply);
-    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/')) {
+    // A missing portal file must not come back as the console: the root page tells "no portal" by this 404.
+    if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || url.startsWith('/portal/')) {
       return reply.status(404).send(consoleErrorBody(notFoundMessage(request.method, url)));
     }
     if (request.method === 'GET' && hasConsole) {

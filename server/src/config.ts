@@ -22,8 +22,8 @@ export interface Config {
   logLevel: string;
   /** Folder holding the built console (index.html + assets). */
   webDist: string;
-  /** Folder holding /portal/index.html. */
-  portalDir: string;
+  /** Folder served under /portal/ (its index.html becomes the root page); null when PORTAL_DIR is unset. */
+  portalDir: string | null;
   /** Largest accepted request body in bytes. */
   bodyLimit: number;
   /** Quota given to the root account on first start. */
@@ -157,7 +157,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     streamingTimeoutSeconds: seconds(env.STREAMING_TIMEOUT, 60),
     logLevel: env.LOG_LEVEL ?? 'info',
     webDist: env.WEB_DIST ?? path.resolve(serverRoot, '../web/dist'),
-    portalDir: env.PORTAL_DIR ?? path.resolve(serverRoot, 'portal'),
+    portalDir: env.PORTAL_DIR?.trim() ? path.resolve(env.PORTAL_DIR.trim()) : null,
     bodyLimit: int(env.MAX_REQUEST_BODY_MB, 32) * 1024 * 1024,
     rootInitialQuota: int(env.ROOT_INITIAL_QUOTA, 100_000_000),
     trustedProxies: trustedProxies(env.TRUSTED_PROXIES),

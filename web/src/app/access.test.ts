@@ -17,8 +17,8 @@ describe('canAccess', () => {
 
 describe('visibleMenu', () => {
   it('shows token and settings to a user, plus channels and user management to an admin', () => {
-    expect(visibleMenu({ role: 1 }, {}).map((m) => m.path)).toEqual(['/pricing', '/token', '/topup', '/log', '/setting']);
-    expect(visibleMenu({ role: 10 }, {}).map((m) => m.path)).toEqual(['/pricing', '/channel', '/token', '/redemption', '/topup', '/user', '/log', '/setting']);
+    expect(visibleMenu({ role: 1 }, {}).map((m) => m.path)).toEqual(['/pricing', '/chat', '/token', '/topup', '/log', '/setting']);
+    expect(visibleMenu({ role: 10 }, {}).map((m) => m.path)).toEqual(['/pricing', '/channel', '/chat', '/token', '/redemption', '/topup', '/user', '/log', '/setting']);
   });
   it('shows nothing private when signed out', () => {
     expect(visibleMenu(null, {}).map((m) => m.path)).toEqual(['/pricing']);
@@ -32,6 +32,7 @@ describe('visibleMenu', () => {
     expect(visibleMenu({ role: 100 }, { enable_data_export: true, enable_drawing: true, enable_task: true }).map((m) => m.path)).toEqual([
       '/pricing',
       '/channel',
+      '/chat',
       '/token',
       '/redemption',
       '/topup',
@@ -55,5 +56,17 @@ describe('route table', () => {
     expect(selectedMenuKey('/user/edit/3', MENU)).toBe('/user');
     expect(selectedMenuKey('/token', MENU)).toBe('/token');
     expect(selectedMenuKey('/nowhere', MENU)).toBeUndefined();
+  });
+  it('highlights a chat target among the chat sub-items', () => {
+    const entries: MenuEntry[] = MENU.map((m) =>
+      m.path === '/chat' ? { ...m, children: [{ path: '/chat/0', label: 'A' }, { path: '/chat/1', label: 'B' }] } : m,
+    );
+    expect(selectedMenuKey('/chat/1', entries)).toBe('/chat/1');
+    expect(selectedMenuKey('/chat', entries)).toBe('/chat');
+  });
+  it('keeps the chat page public as the spec lists it, and the chat redirect for signed-in users', () => {
+    const access = Object.fromEntries(readyRoutes().map((r) => [r.path, r.access]));
+    expect(access['/chat/:id?']).toBe('public');
+    expect(access['/chat2link']).toBe('user');
   });
 });

@@ -33,8 +33,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/oauth/github', access: 'public', ready: true, load: () => import('../pages/oauth/GitHubCallbackPage') },
   { path: '/about', access: 'public', ready: true, load: () => import('../pages/about/AboutPage') },
   { path: '/pricing', access: 'public', ready: true, load: () => import('../pages/pricing/PricingPage') },
-  { path: '/chat/:id?', access: 'public', ready: false },
-  { path: '/chat2link', access: 'user', ready: false },
+  { path: '/chat/:id?', access: 'public', ready: true, load: () => import('../pages/chat/ChatPage') },
+  { path: '/chat2link', access: 'user', ready: true, load: () => import('../pages/chat/Chat2LinkPage') },
   { path: '/playground', access: 'user', ready: false },
   { path: '/token', access: 'user', ready: true, load: () => import('../pages/token/TokenPage') },
   { path: '/redemption', access: 'admin', ready: true, load: () => import('../pages/redemption/RedemptionPage') },
@@ -78,6 +78,8 @@ export interface MenuEntry {
   access: Access;
   ready: boolean;
   flag?: FeatureFlag;
+  /** Sub-items (the configured chat targets), known only at run time. */
+  children?: Array<{ path: string; label: string }>;
 }
 
 /** The sidebar in the spec's order. Labels are translation keys. */
@@ -85,7 +87,8 @@ export const MENU: readonly MenuEntry[] = [
   { path: '/playground', label: '操练场', icon: 'playground', access: 'user', ready: false },
   { path: '/pricing', label: '模型价格', icon: 'pricing', access: 'public', ready: true },
   { path: '/channel', label: '渠道', icon: 'channel', access: 'admin', ready: true },
-  { path: '/chat', label: '聊天', icon: 'chat', access: 'public', ready: false },
+  // Signed-out visitors have no token to chat with; the page itself stays public as the spec lists it.
+  { path: '/chat', label: '聊天', icon: 'chat', access: 'user', ready: true },
   { path: '/token', label: '令牌', icon: 'token', access: 'user', ready: true },
   { path: '/redemption', label: '兑换码', icon: 'redemption', access: 'admin', ready: true },
   { path: '/topup', label: '钱包', icon: 'wallet', access: 'user', ready: true },
@@ -124,12 +127,12 @@ export function visibleMenu(
   );
 }
 
-/** The sidebar key to highlight for a location (longest matching item path). */
+/** The sidebar key to highlight for a location (longest matching item or sub-item path). */
 export function selectedMenuKey(pathname: string, entries: readonly MenuEntry[] = MENU): string | undefined {
   let best: string | undefined;
-  for (const m of entries) {
-    const hit = pathname === m.path || pathname.startsWith(`${m.path}/`);
-    if (hit && (best === undefined || m.path.length > best.length)) best = m.path;
+  for (const { path } of entries.flatMap((e) => [e, ...(e.children ?? [])])) {
+    const hit = pathname === path || pathname.startsWith(`${path}/`);
+    if (hit && (best === undefined || path.length > best.length)) best = path;
   }
   return best;
 }

@@ -29,12 +29,19 @@ export function Sidebar({ entries, collapsed, isMobile }: Props) {
         mode="inline"
         inlineCollapsed={collapsed}
         selectedKeys={selected ? [selected] : []}
+        defaultOpenKeys={entries.filter((m) => m.children?.some((c) => c.path === selected)).map((m) => m.path)}
         style={{ borderInlineEnd: 0, paddingTop: 8 }}
-        items={entries.map((m) => ({
-          key: m.path,
-          icon: MENU_ICONS[m.icon],
-          label: <Link to={m.path}>{t(m.label)}</Link>,
-        }))}
+        items={entries.map((m) =>
+          m.children
+            ? {
+                key: m.path,
+                icon: MENU_ICONS[m.icon],
+                label: t(m.label),
+                // Administrator-given names, shown as written.
+                children: m.children.map((c) => ({ key: c.path, label: <Link to={c.path}>{c.label}</Link> })),
+              }
+            : { key: m.path, icon: MENU_ICONS[m.icon], label: <Link to={m.path}>{t(m.label)}</Link> },
+        )}
       />
     </Layout.Sider>
   );

@@ -5,7 +5,7 @@ import { tokenApi } from '../../api/token';
 import { useStatus, useQuotaDisplay } from '../../app/status';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
-import { chatUrl } from './chats';
+import { chatLinkKind, fillChatLink, gatewayAddress } from '../../lib/chatLinks';
 import { tokenColumns, type TokenRowActions } from './columns';
 import { TokenDrawer } from './TokenDrawer';
 import { useCopyText } from '../../components/useCopyText';
@@ -43,7 +43,9 @@ function TokenPageBody() {
       view: (row) => setViewing(row),
       copy: (row) => void copy(`sk-${row.key}`),
       openChat: (row, template) => {
-        window.open(chatUrl(template, row.key, status.server_address), '_blank', 'noopener');
+        const url = fillChatLink(template, row.key, gatewayAddress(status.server_address, window.location.origin));
+        if (chatLinkKind(url) === 'unsafe') notify.error(t('聊天链接配置错误，请联系管理员'));
+        else window.open(url, '_blank', 'noopener');
       },
       remove: async (row) => {
         await tokenApi.remove(row.id);

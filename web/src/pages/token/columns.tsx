@@ -3,7 +3,8 @@ import type { ColumnsType } from 'antd/es/table';
 import { formatQuota, TOKEN_STATUS, type QuotaDisplay, type TokenDto } from '@switchyard/shared';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
-import { readChatTargets } from './chats';
+import { useStatus } from '../../app/status';
+import { chatLinkList, readChatLinks } from '../../lib/chatLinks';
 import { formatTime } from './time';
 
 export interface TokenRowActions {
@@ -35,9 +36,11 @@ export function TokenStatusTag({ token }: { token: TokenDto }) {
 }
 
 function ChatButton({ onOpen }: { onOpen: (template: string) => void }) {
-  const targets = readChatTargets();
-  if (targets === 'bad' || targets.length === 0) {
-    const text = targets === 'bad' ? t('聊天链接配置错误，请联系管理员') : t('请联系管理员配置聊天链接');
+  const { status } = useStatus();
+  const links = readChatLinks(status, t('聊天'));
+  const targets = chatLinkList(links);
+  if (targets.length === 0) {
+    const text = links.kind === 'bad' ? t('聊天链接配置错误，请联系管理员') : t('请联系管理员配置聊天链接');
     return (
       <Button size="small" onClick={() => notify.error(text)}>
         {t('聊天')}
@@ -49,7 +52,7 @@ function ChatButton({ onOpen }: { onOpen: (template: string) => void }) {
       trigger={['click']}
       menu={{
         items: targets.map((c, i) => ({ key: String(i), label: c.name })),
-        onClick: ({ key }) => onOpen(targets[Number(key)].url),
+        onClick: ({ key }) => onOpen(targets[Number(key)].template),
       }}
     >
       <Button size="small">

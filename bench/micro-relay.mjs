@@ -6,17 +6,9 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { builtServer } from './lib/micro.mjs';
 
-const { values: args } = parseArgs({ options: { server: { type: 'string', default: 'server/dist' }, rounds: { type: 'string', default: '7' } } });
-const dist = path.resolve(args.server);
-const ROUNDS = Math.max(1, Number(args.rounds) || 7);
-if (!fs.existsSync(path.join(dist, 'main.js'))) {
-  console.error(`${dist}/main.js not found: run \`npm run build\` first`);
-  process.exit(1);
-}
-const imp = (p) => import(pathToFileURL(path.join(dist, p)).href);
+const { dist, ROUNDS, imp } = builtServer();
 const { connect } = await imp('db/connect.js');
 const { migrateToLatest } = await imp('db/migrate.js');
 const { reserveQuota, applySettlements } = await imp('store/quota.js');

@@ -13,6 +13,7 @@ import { unroutable } from './availability.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
 import { RelayError, settlementBacklog, shuttingDown, unreachableUpstream, upstreamBusy, upstreamError } from './errors.js';
 import { refusalFor } from './refusals.js';
+import { refuseSensitivePrompt } from './prompt-words.js';
 import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
 import type { StreamCut } from './formats/passthrough-meter.js';
@@ -86,6 +87,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   const pinned = caller.pinnedChannelId !== null ? pinnedChannel(ctx, caller.pinnedChannelId) : null;
   const tiers = pinned ? [[pinned]] : ctx.routing.tiers(caller.group, call.model);
   if (tiers.length === 0) throw unroutable(ctx, caller.group, call.model);
+  refuseSensitivePrompt(ctx, input);
   const pricing = pricingOf(ctx, call, caller.group);
 
   const estimate = estimateOf(pricing, estimatePromptTokens(call), call.maxTokens, ctx.options.get('PreConsumedQuota'));

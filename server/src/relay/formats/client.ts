@@ -1,6 +1,7 @@
 import type { StreamCut } from './passthrough-meter.js';
 import type { ChatChunk, ChatUsage } from './openai/chat.js';
 import type { ClientCall, ClientFormat, Usage } from '../types.js';
+import type { TextVisitor } from './prompt-text.js';
 
 /*
  * What the pipeline needs from a client format: its request in the canonical shape, canonical answers in its own
@@ -67,4 +68,6 @@ export interface ClientFormatModule {
   /** Usage of a same-format JSON answer. */
   usageFromJson(body: Buffer, call: ClientCall): Usage | null;
   errorBody(err: ErrorFields): string;
+  /** Each piece of text the client wrote into the request (text parts only), for the sensitive-word check. */
+  promptTexts(call: ClientCall, visit: TextVisitor): void;
 }

@@ -10,6 +10,7 @@ import { WholeEventsPassthroughMeter, type StreamCut } from '../passthrough-mete
 import { claudeToChat } from './to-chat.js';
 import type { ClaudeRequest } from './types.js';
 import { claudeUsageFromJson } from './usage.js';
+import { claudePromptTexts } from './prompt-text.js';
 
 /**
  * Claude's stream passed through byte for byte (thinking signatures survive), read on the side. Only whole events
@@ -46,4 +47,5 @@ export const claudeClient: ClientFormatModule = {
   streamMeter: (call) => new ClaudePassthroughMeter(call),
   usageFromJson: (body) => claudeUsageFromJson(body),
   errorBody: (err) => claudeErrorBody(err.status, err.message),
+  promptTexts: claudePromptTexts,
 };

@@ -10,6 +10,7 @@ import { PassthroughMeter, UPSTREAM_CUT, type StreamCut } from '../passthrough-m
 import { JSON_STREAM_HEADERS, SseToJsonArray } from './json-array.js';
 import { geminiToChat } from './to-chat.js';
 import type { GeminiBatchEmbedRequest, GeminiEmbedContentRequest, GeminiRequest } from './types.js';
+import { geminiPromptTexts } from './prompt-text.js';
 
 /** Gemini reports a failure inside a stream as an event holding its error body (an element of an array stream). */
 const errorJson = (status: number, message: string) => JSON.stringify(geminiErrorBody(status, message));
@@ -81,4 +82,5 @@ export const geminiClient: ClientFormatModule = {
   streamMeter: (call) => new GeminiPassthroughMeter(call),
   usageFromJson: (body) => geminiUsageFromJson(body),
   errorBody: (err) => JSON.stringify(geminiErrorBody(err.status, err.message)),
+  promptTexts: geminiPromptTexts,
 };

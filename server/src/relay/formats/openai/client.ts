@@ -5,6 +5,7 @@ import type { ChatChunk, ChatUsage } from './chat.js';
 import { openAIErrorBody, openAIErrorType } from './errors.js';
 import { OpenAIStreamMeter } from './stream.js';
 import { chatUsageOf, usageFromJsonBytes } from './usage.js';
+import { openAIPromptTexts } from './prompt-text.js';
 
 const DONE_TEXT = 'data: [DONE]\n\n';
 const DONE = Buffer.from(DONE_TEXT);
@@ -74,4 +75,5 @@ export const openAIClient: ClientFormatModule = {
   streamMeter: (call) => new OpenAIPassthroughMeter(call),
   usageFromJson: (body) => usageFromJsonBytes(body),
   errorBody: (err) => openAIErrorBody(err),
+  promptTexts: openAIPromptTexts,
 };

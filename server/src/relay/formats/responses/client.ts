@@ -8,6 +8,7 @@ import { newIdBase } from './ids.js';
 import { ResponsesStreamMeter, responsesUsageFromJson } from './meter.js';
 import { responsesToChat } from './to-chat.js';
 import type { ResponsesTurn } from './turn.js';
+import { responsesPromptTexts } from './prompt-text.js';
 
 
 /** The documented codes of a failed response's error, by upstream status. */
@@ -75,4 +76,5 @@ export const responsesClient: ClientFormatModule = {
   streamMeter: (call) => new ResponsesPassthroughMeter(call),
   usageFromJson: (body) => responsesUsageFromJson(body),
   errorBody: (err) => openAIErrorBody(err),
+  promptTexts: responsesPromptTexts,
 };

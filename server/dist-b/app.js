@@ -1,0 +1,211 @@
+import fs from 'node:fs';
+import http from 'node:http';
+import path from 'node:path';
+import Fastify, { LogController } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import { connect } from './db/connect.js';
+import { migrateToLatest } from './db/migrate.js';
+import { createBus } from './cache/bus.js';
+import { Options } from './options/index.js';
+import { RoutingTable } from './cache/routing.js';
+import { LogWriter } from './store/logs.js';
+import { AccountState } from './auth/account-state.js';
+import { installGuard } from './auth/guard.js';
+import { consoleRoutes } from './console/index.js';
+import { AuthCache } from './cache/auth-cache.js';
+import { createRelayServices } from './relay/services.js';
+import { answerRelayClientError, formatOf, isRelayUrl, RELAY_ENDPOINTS, relayNotFound, relayRoutes, sendError } from './relay/routes/index.js';
+import { compileTrust, RelayLane } from './relay/lane.js';
+import { shuttingDown } from './relay/errors.js';
+import { SHUTDOWN_MESSAGE } from './relay/in-flight.js';
+import { UsageRollup } from './services/usage-rollup.js';
+import { JobRunner, registerJobs } from './jobs/index.js';
+import { ChannelTestRunner } from './services/channel-tests.js';
+import { openResponsesKeeper } from './relay/formats/responses/open-store.js';
+import { openEmailCodes } from './auth/verification/open.js';
+import { installBodyParsers } from './console/body-parsers.js';
+import { consoleErrorBody, consoleFailure, notFoundMessage } from './console/errors.js';
+import { answerClientError, answerFrameworkError } from './framework-errors.js';
+export const VERSION = '0.1.0';
+export async function buildApp(config, opts = {}) {
+    // Relay calls reach the relay lane first (relay/lane.ts); it is made once the app's services exist.
+    let lane = null;
+    const app = Fastify({
+        logger: opts.logger ?? { level: config.logLevel },
+        // Relay calls are recorded by their consume logs (and their failures by the relay's error handler), so they
+        // get no access-log lines: two JSON lines per call would cost more than the rest of the relay's bookkeeping.
+        logController: new LogController({ disableRequestLogging: (request) => isRelayUrl(request.url) }),
+        bodyLimit: config.bodyLimit,
+        // Requests that arrive while the server closes are answered below, in the caller's format.
+        return503OnClosing: false,
+        // Fastify's own refusals, in the shape of the surface the path belongs to (never Fastify's English text).
+        frameworkErrors: answerFrameworkError,
+        clientErrorHandler: answerClientError,
+        // Long enough for any Gemini model path (models/{model}:{action}), which the relay lane takes at any length.
+        routerOptions: { maxParamLength: 2048 },
+        trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+        serverFactory: (handler) => {
+            const headersTimeout = config.clientHeadersTimeoutSeconds * 1000;
+            const server = http.createServer({
+                // A connection must bring its request's headers within this time (a connection left idle after connecting, a
+                // slowloris), and its whole request within requestTimeout; answers, streamed for minutes, are not bounded.
+                headersTimeout,
+                requestTimeout: Math.max(headersTimeout, config.clientRequestTimeoutSeconds * 1000),
+                connectionsCheckingInterval: Math.min(30_000, Math.max(100, headersTimeout / 4)),
+                // TCP keep-alive probes find clients that vanished without closing (a half-open connection).
+                keepAlive: true,
+                keepAliveInitialDelay: 30_000,
+            }, (req, res) => {
+                if (!lane?.take(req, res))
+                    handler(req, res);
+            });
+            // Before Fastify's own listener (framework-errors.ts), which leaves a socket already answered alone: HTTP the
+            // parser refuses on a relay path is answered in the caller's format.
+            server.on('clientError', answerRelayClientError);
+            // Idle keep-alive connections are closed after this (Fastify's own value).
+            server.keepAliveTimeout = 72_000;
+            return server;
+        },
+    });
+    const onLost = (err) => app.log.warn({ err }, 'the database ended an idle connection; the pool opens another');
+    const pool = { maxConnections: config.sqlMaxOpenConns, waitTimeoutMs: config.sqlConnWaitTimeoutSeconds * 1000 };
+    const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath, onLost, pool));
+    if (config.nodeType === 'master')
+        await migrateToLatest(db);
+    const bus = opts.bus ??
+        (await createBus(config.redisConnString, {
+            down: (err) => app.log.warn({ err }, 'Redis is unreachable: caches stay local until it is back (other nodes re-read every SYNC_FREQUENCY)'),
+            back: () => app.log.warn('Redis is reachable again'),
+        }));
+    const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
+    await options.load();
+    const accounts = new AccountState(db.kysely);
+    if (config.nodeType === 'master' && (await accounts.ensureRoot(config.rootInitialQuota))) {
+        app.log.warn('created the super admin "root" with password "123456": change it now');
+    }
+    await accounts.refresh();
+    const routing = new RoutingTable(db.kysely, bus, (m, err) => app.log.warn({ err }, m));
+    await routing.load();
+    // A safety net for a missed bus message (Redis restart): every node re-reads its channels now and then.
+    const routingSync = setInterval(() => {
+        routing.load().catch((err) => app.log.warn({ err }, 'reloading the routing table failed'));
+    }, Math.max(5, config.syncFrequencySeconds) * 1000);
+    routingSync.unref();
+    const logWriter = new LogWriter(db.kysely, {
+        onError: (err, pending) => app.log.error({ err, pending }, 'writing logs failed; will retry'),
+        onRefused: (row, err) => app.log.error({ err, row }, 'log row refused by the database; set aside here'),
+    });
+    if (config.sessionSecretGenerated) {
+        app.log.warn('SESSION_SECRET is not set: using a random one, so sessions end when the process restarts and cannot be shared between nodes');
+    }
+    const authCache = new AuthCache(db.kysely, bus, config.syncFrequencySeconds * 1000);
+    const relay = createRelayServices(config, db.kysely, app.log);
+    const usage = new UsageRollup(db.kysely, db.dialect, {
+        enabled: () => options.get('DataExportEnabled'),
+        onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),
+    });
+    const jobs = new JobRunner(app.log, { master: config.nodeType === 'master' });
+    const responses = await openResponsesKeeper(config, db, options, {
+        onError: (err, failed, givenUp) => app.log.error({ err, failed, givenUp }, 'keeping Responses failed'),
+        onReadError: (err) => app.log.error({ err }, 'reading kept Responses failed'),
+    });
+    const emailCodes = await openEmailCodes(config, db);
+    const ctx = {
+        config,
+        db,
+        bus,
+        options,
+        accounts,
+        authCache,
+        relay,
+        usage,
+        responses,
+        jobs,
+        emailCodes,
+        // Set right below: the runner needs the context it belongs to.
+        channelTests: undefined,
+        routing,
+        logWriter,
+        log: app.log,
+        startTime: Math.floor(Date.now() / 1000),
+        version: VERSION,
+    };
+    ctx.channelTests = new ChannelTestRunner(ctx, config.pollingIntervalSeconds * 1000);
+    app.decorate('ctx', ctx);
+    registerJobs(jobs, app.ctx);
+    jobs.start();
+    app.addHook('onClose', async () => {
+        clearInterval(routingSync);
+        // An all-channel test stops after the channel under test, so the job running it can end.
+        await ctx.channelTests.close();
+        // Jobs first: their last runs (the dashboard roll-up flush) still need the database.
+        await jobs.stop();
+        await logWriter.close();
+        // In-flight calls have finished (fastify drains them before onClose); write what they owe, then disconnect.
+        await relay.close();
+        await responses.close();
+        await emailCodes.close();
+        if (!opts.bus)
+            await bus.close();
+        if (!opts.db)
+            await db.close();
+    });
+    // Set when the server begins to close: requests still arriving (on kept-alive connections) are turned away.
+    let closing = false;
+    app.addHook('onRequest', (request, reply, done) => {
+        if (!closing) {
+            done();
+            return;
+        }
+        reply.header('connection', 'close');
+        const url = request.url.split('?')[0];
+        if (isRelayUrl(url))
+            sendError(reply, shuttingDown(), formatOf(request));
+        else
+            void reply.status(503).send(consoleErrorBody(SHUTDOWN_MESSAGE));
+    });
+    await app.register(cookie, { secret: config.sessionSecret });
+    installGuard(app);
+    installBodyParsers(app);
+    app.setErrorHandler((error, request, reply) => {
+        const failure = consoleFailure(error);
+        if (failure.internal)
+            request.log.error({ err: error }, 'unhandled error');
+        return reply.status(failure.status).send(consoleErrorBody(failure.message));
+    });
+    await app.register(consoleRoutes, { prefix: '/api' });
+    await app.register(relayRoutes);
+    const relayLane = new RelayLane(app.ctx, RELAY_ENDPOINTS, { bodyLimit: config.bodyLimit, trust: compileTrust(config.trustedProxies) });
+    app.addHook('preClose', () => {
+        closing = true;
+        return relayLane.close(app.server);
+    });
+    lane = relayLane;
+    relay.calls.watch(app.server);
+    await app.register(fastifyStatic, {
+        root: config.portalDir,
+        prefix: '/portal/',
+        decorateReply: false,
+    });
+    const indexHtml = path.join(config.webDist, 'index.html');
+    const hasConsole = fs.existsSync(indexHtml);
+    if (hasConsole) {
+        await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false });
+    }
+    app.setNotFoundHandler((request, reply) => {
+        const url = request.url.split('?')[0];
+        if (isRelayUrl(url))
+            return relayNotFound(request, reply);
+        if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/')) {
+            return reply.status(404).send(consoleErrorBody(notFoundMessage(request.method, url)));
+        }
+        if (request.method === 'GET' && hasConsole) {
+            // Client-side routes: the console decides what to render (including its own not-found page).
+            return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
+        }
+        return reply.status(404).send(consoleErrorBody(notFoundMessage(request.method, url)));
+    });
+    return app;
+}
+//# sourceMappingURL=app.js.map

@@ -1,0 +1,188 @@
+import { CHANNEL_STATUS } from '@switchyard/shared';
+/** Topic on which nodes announce channel changes (the store publishes it). */
+const TOPIC = 'channels';
+const MAX_MEMO = 1000;
+function jsonObject(text) {
+    if (!text || !text.trim())
+        return {};
+    try {
+        const v = JSON.parse(text);
+        return v && typeof v === 'object' && !Array.isArray(v) ? v : {};
+    }
+    catch {
+        return {};
+    }
+}
+/** A JSON object of names as strings (numbers are accepted: status-code maps are often written {"400":500}). */
+function stringMap(text) {
+    const out = {};
+    for (const [k, v] of Object.entries(jsonObject(text))) {
+        if (typeof v === 'string' && v !== '')
+            out[k] = v;
+        else if (typeof v === 'number')
+            out[k] = String(v);
+    }
+    return out;
+}
+const list = (text) => [...new Set(text.split(',').map((s) => s.trim()).filter((s) => s !== ''))];
+/** A channel row in the relay's shape. */
+export function routedChannel(row) {
+    return Object.freeze({
+        id: row.id,
+        type: row.type,
+        name: row.name,
+        key: row.key,
+        baseUrl: row.base_url.replace(/\/+$/, ''),
+        other: row.other,
+        organization: row.openai_organization,
+        testModel: row.test_model,
+        models: list(row.models),
+        groups: list(row.group),
+        modelMapping: stringMap(row.model_mapping),
+        statusCodeMapping: stringMap(row.status_code_mapping),
+        priority: Number(row.priority),
+        weight: Number(row.weight),
+        autoBan: row.auto_ban === 1,
+        status: row.status,
+        setting: jsonObject(row.setting),
+        paramOverride: jsonObject(row.param_override),
+    });
+}
+const NONE = Object.freeze([]);
+const NO_MODELS = Object.freeze([]);
+const routeKey = (group, model) => `${group}\n${model}`;
+function byPreference(a, b) {
+    return b.priority - a.priority || b.weight - a.weight || a.id - b.id;
+}
+export function buildSnapshot(rows, abilities) {
+    const byId = new Map();
+    for (const row of rows)
+        byId.set(row.id, routedChannel(row));
+    const candidates = new Map();
+    const models = new Map();
+    const listed = new Set();
+    for (const a of abilities) {
+        if (byId.has(a.channel_id))
+            listed.add(routeKey(a.group, a.model));
+        if (Number(a.enabled) !== 1)
+            continue;
+        const channel = byId.get(a.channel_id);
+        // The channel row decides: abilities only say where it may serve.
+        if (!channel || channel.status !== CHANNEL_STATUS.ENABLED)
+            continue;
+        const key = routeKey(a.group, a.model);
+        const found = candidates.get(key);
+        if (found) {
+            if (!found.includes(channel))
+                found.push(channel);
+        }
+        else
+            candidates.set(key, [channel]);
+        const set = models.get(a.group);
+        if (set)
+            set.add(a.model);
+        else
+            models.set(a.group, new Set([a.model]));
+    }
+    const tiers = new Map();
+    for (const [key, channels] of candidates) {
+        channels.sort(byPreference);
+        const out = [];
+        for (const c of channels) {
+            const last = out[out.length - 1];
+            if (last && last[0].priority === c.priority)
+                last.push(c);
+            else
+                out.push([c]);
+        }
+        for (const tier of out)
+            Object.freeze(tier);
+        tiers.set(key, Object.freeze(out));
+    }
+    const sortedModels = new Map();
+    for (const [group, set] of models)
+        sortedModels.set(group, Object.freeze([...set].sort()));
+    return { byId, tiers, models: sortedModels, listed, memo: new Map() };
+}
+const EMPTY = { byId: new Map(), tiers: new Map(), models: new Map(), listed: new Set(), memo: new Map() };
+export class RoutingTable {
+    db;
+    warn;
+    snapshot = EMPTY;
+    /** The load in flight, and whether another one must follow it (a change arrived while it was reading). */
+    running = null;
+    again = false;
+    constructor(db, bus, warn = () => { }) {
+        this.db = db;
+        this.warn = warn;
+        bus?.subscribe(TOPIC, () => {
+            this.load().catch((err) => this.warn('reloading the routing table failed', err));
+        });
+    }
+    /** Enabled channels able to serve (group, model), grouped in priority tiers, highest priority first. */
+    tiers(group, model) {
+        return this.snapshot.tiers.get(routeKey(group, model)) ?? NONE;
+    }
+    /**
+     * Whether some channel lists (group, model), enabled or not. A model no channel lists is unknown to the group
+     * (404); a listed one without an enabled channel is only unavailable for now (503).
+     */
+    lists(group, model) {
+        return this.snapshot.listed.has(routeKey(group, model));
+    }
+    /** Any channel by id, whatever its status. */
+    channel(id) {
+        return this.snapshot.byId.get(id);
+    }
+    /** Distinct enabled models of these groups, sorted. */
+    models(groups) {
+        const snap = this.snapshot;
+        if (groups.length === 1)
+            return snap.models.get(groups[0]) ?? NO_MODELS;
+        const key = groups.join('\n');
+        const memo = snap.memo.get(key);
+        if (memo)
+            return memo;
+        const set = new Set();
+        for (const g of groups)
+            for (const m of snap.models.get(g) ?? [])
+                set.add(m);
+        const out = Object.freeze([...set].sort());
+        if (snap.memo.size < MAX_MEMO)
+            snap.memo.set(key, out);
+        return out;
+    }
+    /** Every channel of the current snapshot. */
+    all() {
+        return [...this.snapshot.byId.values()];
+    }
+    /**
+     * Full rebuild from the DB. Loads never overlap: a call during a load waits for one more load that starts after
+     * the current one, so the table always ends up reflecting every change made before the call.
+     */
+    load() {
+        if (this.running) {
+            this.again = true;
+            return this.running;
+        }
+        const run = async () => {
+            try {
+                do {
+                    this.again = false;
+                    this.snapshot = await this.read();
+                } while (this.again);
+            }
+            finally {
+                this.running = null;
+            }
+        };
+        this.running = run();
+        return this.running;
+    }
+    async read() {
+        const rows = await this.db.selectFrom('channels').selectAll().execute();
+        const abilities = await this.db.selectFrom('abilities').select(['group', 'model', 'channel_id', 'enabled']).execute();
+        return buildSnapshot(rows, abilities);
+    }
+}
+//# sourceMappingURL=routing.js.map

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { USER_STATUS } from '@switchyard/shared';
+import { fail } from '../lib/errors.js';
+import { UNKNOWN_USER_HASH, verifyPassword } from '../auth/password.js';
+import { closeSession, openSession } from '../auth/session.js';
+import { requireTurnstile } from '../auth/turnstile.js';
+import { findUserByUsername } from '../store/users.js';
+import { ok } from './envelope.js';
+import { parse } from './input.js';
+const LoginBody = z.object({ username: z.string().optional(), password: z.string().optional() });
+export function loginView(user) {
+    return {
+        id: user.id,
+        username: user.username,
+        display_name: user.display_name,
+        role: user.role,
+        status: user.status,
+        group: user.group,
+    };
+}
+/** Password sign-in and sign-out. */
+export const accountRoutes = async (app) => {
+    const { ctx } = app;
+    const { options, db, config } = ctx;
+    app.post('/user/login', { config: { access: 'public' } }, async (request, reply) => {
+        await requireTurnstile(ctx, request, reply);
+        if (!options.get('PasswordLoginEnabled'))
+            throw fail('管理员关闭了密码登录');
+        const body = parse(LoginBody, request.body);
+        const username = body.username?.trim() ?? '';
+        const password = body.password ?? '';
+        if (!username || !password)
+            throw fail('请输入用户名和密码！');
+        const user = await findUserByUsername(db.kysely, username);
+        // Verify even for unknown users so timing does not reveal which usernames exist.
+        const valid = await verifyPassword(password, user?.password ?? UNKNOWN_USER_HASH);
+        if (!user || !valid || user.deleted_at !== null)
+            throw fail('用户名或密码错误，或用户已被封禁');
+        if (user.status !== USER_STATUS.ENABLED)
+            throw fail('用户名或密码错误，或用户已被封禁');
+        openSession(reply, user, config.sessionCookieSecure);
+        return ok(loginView(user), '登录成功！');
+    });
+    app.get('/user/logout', { config: { access: 'public' } }, async (_request, reply) => {
+        closeSession(reply);
+        return ok(undefined, '注销成功!');
+    });
+};
+//# sourceMappingURL=account.js.map

@@ -1,0 +1,155 @@
+import { CHANNEL_TYPES } from '@switchyard/shared';
+import { routedChannel } from '../cache/routing.js';
+import { fail } from '../lib/errors.js';
+import { fixAbilities } from '../store/abilities.js';
+import { channelsChanged, deleteChannels, deleteDisabledChannels, findChannel, insertChannels, listChannels, searchChannels, updateChannel, } from '../store/channels.js';
+import { canFetchModels, fetchUpstreamModels, UpstreamQueryError } from '../services/channel-upstream.js';
+import { changesFor, CHANNEL_MESSAGES as M, channelsToCreate, CreateBody, IdsBody, UpdateBody } from './channel-input.js';
+import { TEST_MESSAGES } from '../services/channel-tests.js';
+import { updateAllBalances, updateChannelBalance } from '../services/channel-balances.js';
+import { ok } from './envelope.js';
+import { idParam, parse } from './input.js';
+import { paging, queryFlag, queryText } from './query.js';
+export { CHANNEL_MESSAGES } from './channel-input.js';
+/** The DTO; the key only when one channel is read by id. */
+export function channelView(row, withKey = false) {
+    const { key, ...rest } = row;
+    const dto = { ...rest, priority: Number(row.priority), balance: Number(row.balance) };
+    if (withKey)
+        dto.key = key;
+    return dto;
+}
+const orderOf = (query) => (queryFlag(query, 'id_sort') ? 'id' : 'priority');
+async function existing(ctx, request) {
+    const id = idParam(request.params);
+    const row = id === undefined ? undefined : await findChannel(ctx.db.kysely, id);
+    if (!row)
+        throw fail(M.notFound);
+    return row;
+}
+const upstreamMessage = (err, fallback) => (err instanceof UpstreamQueryError ? err.message : fallback);
+/** Default models of every type, distinct, each named with the first type that lists it. */
+function allDefaultModels() {
+    const seen = new Map();
+    for (const t of CHANNEL_TYPES)
+        for (const m of t.models)
+            if (!seen.has(m))
+                seen.set(m, t.name);
+    return [...seen].sort(([a], [b]) => a.localeCompare(b)).map(([id, owner]) => ({ id, object: 'model', owned_by: owner }));
+}
+/** Channel type code -> default model list, for the channel form. */
+function modelsByType() {
+    const out = {};
+    for (const t of CHANNEL_TYPES)
+        out[t.value] = [...t.models];
+    return out;
+}
+/** Channel management (admin), plus the type -> default models map every signed-in user may read. */
+export const channelRoutes = async (app) => {
+    const ctx = app.ctx;
+    const db = ctx.db.kysely;
+    const admin = { config: { access: 'admin' } };
+    const tests = ctx.channelTests;
+    app.get('/models', { config: { access: 'user' } }, async () => ok(modelsByType()));
+    app.get('/channel/models', admin, async () => ok(allDefaultModels()));
+    app.get('/channel/', admin, async (request) => {
+        const query = request.query;
+        const { offset, size } = paging(query);
+        return ok((await listChannels(db, orderOf(query), offset, size)).map((r) => channelView(r)));
+    });
+    app.get('/channel/search', admin, async (request) => {
+        const query = request.query;
+        const { offset, size } = paging(query, { defaultSize: 100 });
+        const search = { keyword: queryText(query, 'keyword'), group: queryText(query, 'group'), model: queryText(query, 'model') };
+        return ok((await searchChannels(db, search, orderOf(query), offset, size)).map((r) => channelView(r)));
+    });
+    app.get('/channel/:id', admin, async (request) => ok(channelView(await existing(ctx, request), true)));
+    app.post('/channel/', admin, async (request) => {
+        const ids = await insertChannels(db, channelsToCreate(parse(CreateBody, request.body)));
+        await channelsChanged(ctx);
+        return ok(ids);
+    });
+    app.put('/channel/', admin, async (request) => {
+        const body = parse(UpdateBody, request.body);
+        const row = await findChannel(db, body.id);
+        if (!row)
+            throw fail(M.notFound);
+        const { id, ...sent } = body;
+        if (!(await updateChannel(db, id, changesFor(row, sent))))
+            throw fail(M.notFound);
+        await channelsChanged(ctx);
+        return ok(channelView((await findChannel(db, id))));
+    });
+    const remove = async (request) => {
+        const id = idParam(request.params);
+        if (id === undefined || (await deleteChannels(db, [id])) === 0)
+            throw fail(M.notFound);
+        await channelsChanged(ctx);
+        return ok();
+    };
+    app.delete('/channel/:id/', admin, remove);
+    app.delete('/channel/:id', admin, remove);
+    app.delete('/channel/disabled', admin, async () => {
+        const count = await deleteDisabledChannels(db);
+        if (count > 0)
+            await channelsChanged(ctx);
+        return ok(count);
+    });
+    app.post('/channel/batch', admin, async (request) => {
+        const { ids } = parse(IdsBody, request.body);
+        if (ids.length === 0)
+            throw fail(M.noSelection);
+        const count = await deleteChannels(db, [...new Set(ids)]);
+        if (count > 0)
+            await channelsChanged(ctx);
+        return ok(count);
+    });
+    app.post('/channel/fix', admin, async () => {
+        const count = await fixAbilities(db);
+        await channelsChanged(ctx);
+        return ok(count);
+    });
+    app.get('/channel/fetch_models/:id', admin, async (request) => {
+        const row = await existing(ctx, request);
+        if (!canFetchModels(row.type))
+            throw fail('仅支持 OpenAI 接口格式');
+        try {
+            return ok(await fetchUpstreamModels(routedChannel(row)));
+        }
+        catch (err) {
+            throw fail(upstreamMessage(err, '获取模型列表失败'));
+        }
+    });
+    // ---- tests ----
+    app.get('/channel/test/:id', admin, async (request) => {
+        const id = idParam(request.params);
+        if (id === undefined)
+            throw fail(TEST_MESSAGES.notFound);
+        const model = queryText(request.query, 'model');
+        const outcome = await tests.testOne(id, model || undefined);
+        const time = outcome.timeMs / 1000;
+        return { success: outcome.success, message: outcome.message, time, data: { time } };
+    });
+    app.get('/channel/test', admin, async () => {
+        if (!tests.startAll())
+            throw fail(TEST_MESSAGES.running);
+        return ok();
+    });
+    // ---- balances ----
+    const updateOne = async (request) => {
+        const row = await existing(ctx, request);
+        try {
+            const balance = await updateChannelBalance(ctx, row);
+            return { success: true, message: '', balance, data: { balance } };
+        }
+        catch (err) {
+            if (!(err instanceof UpstreamQueryError))
+                throw err;
+            throw fail(err.message);
+        }
+    };
+    app.get('/channel/update_balance/:id/', admin, updateOne);
+    app.get('/channel/update_balance/:id', admin, updateOne);
+    app.get('/channel/update_balance', admin, async () => ok(await updateAllBalances(ctx)));
+};
+//# sourceMappingURL=channel.js.map

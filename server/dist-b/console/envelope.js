@@ -1,0 +1,2 @@
+export const ok = (data, message = '') => ({ success: true, message, data });
+//# sourceMappingURL=envelope.js.map

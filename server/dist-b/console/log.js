@@ -1,0 +1,98 @@
+import { caller } from '../auth/guard.js';
+import { fail } from '../lib/errors.js';
+import { deleteLogsBefore, logStat, pageLogs, parseLogCursor } from '../store/log-queries.js';
+import { sqliteFileOf, sqliteReader } from '../store/sqlite-reader.js';
+import { ok } from './envelope.js';
+import { paging, queryInt, queryText, queryTime } from './query.js';
+export const LOG_MESSAGES = {
+    noTimestamp: '请选择日志记录时间',
+};
+/**
+ * Page numbers are 1-based here, as in the established gateway's log API; 0 and below mean the first page.
+ * `cursor` (the next_cursor of page p - 1) makes the server seek to page p instead of skipping rows.
+ */
+function logPaging(query) {
+    const { page, size } = paging(query, { firstPage: 1 });
+    const cursor = page > 1 ? parseLogCursor(queryText(query, 'cursor')) : null;
+    return { page, pageSize: size, cursor };
+}
+/** Filters from the query; the self views never filter by username or channel (their own logs only). */
+function filterOf(query, self) {
+    const filter = {
+        type: queryInt(query, 'type'),
+        tokenName: queryText(query, 'token_name'),
+        modelName: queryText(query, 'model_name'),
+        startTimestamp: queryTime(query, 'start_timestamp'),
+        endTimestamp: queryTime(query, 'end_timestamp'),
+        group: queryText(query, 'group'),
+    };
+    if (!self) {
+        filter.username = queryText(query, 'username');
+        filter.channel = queryInt(query, 'channel');
+    }
+    return filter;
+}
+/** `other` without admin_info (the retry chain names channels), for the owner's view. */
+function withoutAdminInfo(other) {
+    if (!other.includes('admin_info'))
+        return other;
+    try {
+        const parsed = JSON.parse(other);
+        delete parsed.admin_info;
+        return JSON.stringify(parsed);
+    }
+    catch {
+        return '';
+    }
+}
+export const logRoutes = async (app) => {
+    const ctx = app.ctx;
+    const db = ctx.db.kysely;
+    // On SQLite the list and stat reads (which may walk many rows) run on a worker thread, off the relay's thread.
+    const file = ctx.db.dialect === 'sqlite' ? await sqliteFileOf(db) : null;
+    const reader = file ? sqliteReader(file) : db;
+    if (file)
+        app.addHook('onClose', () => reader.destroy());
+    const admin = { config: { access: 'admin' } };
+    const user = { config: { access: 'user' } };
+    function view(row, self) {
+        const { channel_id, is_stream, ...rest } = row;
+        return {
+            ...rest,
+            is_stream: is_stream === 1,
+            channel: self ? 0 : channel_id,
+            channel_name: self ? '' : (ctx.routing.channel(channel_id)?.name ?? ''),
+            other: self ? withoutAdminInfo(row.other) : row.other,
+        };
+    }
+    async function page(query, self, userId) {
+        const { page: p, pageSize, cursor } = logPaging(query);
+        const filter = { ...filterOf(query, self), userId };
+        const found = await pageLogs(reader, filter, { page: p, pageSize, cursor });
+        return {
+            items: found.items.map((r) => view(r, self)),
+            total: found.total,
+            total_capped: found.totalCapped,
+            page: p,
+            page_size: pageSize,
+            next_cursor: found.nextCursor,
+        };
+    }
+    const list = async (request) => ok(await page(request.query, false));
+    app.get('/log/', admin, list);
+    app.get('/log', admin, list);
+    const self = async (request) => ok(await page(request.query, true, caller(request).id));
+    app.get('/log/self/', user, self);
+    app.get('/log/self', user, self);
+    app.get('/log/stat', admin, async (request) => ok(await logStat(reader, filterOf(request.query, false))));
+    app.get('/log/self/stat', user, async (request) => ok(await logStat(reader, { ...filterOf(request.query, true), userId: caller(request).id })));
+    const clear = async (request) => {
+        const target = queryTime(request.query, 'target_timestamp');
+        if (target <= 0)
+            throw fail(LOG_MESSAGES.noTimestamp);
+        return ok(await deleteLogsBefore(db, target));
+    };
+    app.delete('/log/', admin, clear);
+    app.delete('/log', admin, clear);
+};
+//# sourceMappingURL=log.js.map

@@ -1,0 +1,145 @@
+import { z } from 'zod';
+import { ROLE } from '@switchyard/shared';
+import { fail } from '../lib/errors.js';
+import { caller } from '../auth/guard.js';
+import { hashPassword, verifyPassword } from '../auth/password.js';
+import { closeSession, openSession, readSession } from '../auth/session.js';
+import { requireTurnstile } from '../auth/turnstile.js';
+import { findUserById, listUsers, searchUsers, softDeleteUser, updateUser } from '../store/users.js';
+import { checkDisplayName, checkPassword, checkUsername, createAccount, inviteCode, issueAccessToken, manageAccount, MSG, outranks, register, updateAccount, userView, } from '../services/accounts.js';
+import { ok } from './envelope.js';
+import { entityId, parse, rowId } from './input.js';
+import { paging, queryText } from './query.js';
+// ---- payloads ----
+const text = z.string().nullish();
+const RegisterBody = z.object({
+    username: text,
+    password: text,
+    password2: text,
+    email: text,
+    verification_code: text,
+    aff_code: text,
+});
+const SelfUpdateBody = z.object({ display_name: text, password: text, original_password: text });
+const IdParams = z.object({ id: entityId });
+const CreateBody = z.object({ username: text, display_name: text, password: text });
+/** The console sends the whole loaded user; fields not listed here (role, status, aff_* ...) are ignored. */
+const AdminUpdateBody = z.object({
+    id: rowId,
+    username: z.string().optional(),
+    display_name: text,
+    password: text,
+    group: z.string().optional(),
+    quota: z.number().int().optional(),
+    email: z.string().optional(),
+});
+const ManageBody = z.object({
+    id: rowId,
+    action: z.enum(['promote', 'demote', 'disable', 'enable', 'delete']),
+});
+// ---- routes ----
+/** Users: registration, self-service and administration. */
+export const userRoutes = async (app) => {
+    const { ctx } = app;
+    const db = ctx.db.kysely;
+    // The relay reads users from memory: drop the changed accounts before any change is acknowledged.
+    app.addHook('onSend', async (request) => {
+        if (request.method === 'GET' || !request.user)
+            return;
+        app.ctx.authCache.forgetUser(request.user.id);
+        const target = request.body?.id;
+        if (typeof target === 'number') {
+            app.ctx.authCache.forgetUser(target);
+            app.ctx.authCache.forgetTokensOf(target);
+        }
+    });
+    app.post('/user/register', { config: { access: 'public' } }, async (request, reply) => {
+        await requireTurnstile(ctx, request, reply);
+        await register(ctx, parse(RegisterBody, request.body));
+        return ok();
+    });
+    app.get('/user/self', { config: { access: 'user' } }, async (request) => ok(userView(caller(request))));
+    app.put('/user/self', { config: { access: 'user' } }, async (request, reply) => {
+        const user = caller(request);
+        const body = parse(SelfUpdateBody, request.body);
+        const changes = {};
+        const displayName = body.display_name?.trim();
+        if (displayName) {
+            checkDisplayName(displayName);
+            changes.display_name = displayName;
+        }
+        const password = body.password ?? '';
+        if (password) {
+            checkPassword(password);
+            if (!(await verifyPassword(body.original_password ?? '', user.password)))
+                throw fail('原密码错误');
+            changes.password = await hashPassword(password);
+        }
+        if (Object.keys(changes).length === 0)
+            return ok();
+        await updateUser(db, user.id, changes);
+        if (changes.password) {
+            // A new password ends every session opened with the old one; keep the caller's own session going.
+            if (readSession(request))
+                openSession(reply, { ...user, ...changes }, ctx.config.sessionCookieSecure);
+            if (user.role >= ROLE.ROOT)
+                await ctx.accounts.refresh();
+        }
+        return ok();
+    });
+    app.delete('/user/self', { config: { access: 'user' } }, async (request, reply) => {
+        const user = caller(request);
+        if (user.role >= ROLE.ROOT)
+            throw fail('不能删除超级管理员账户');
+        await softDeleteUser(db, user.id);
+        closeSession(reply);
+        return ok();
+    });
+    app.get('/user/token', { config: { access: 'user' } }, async (request) => ok(await issueAccessToken(db, caller(request).id)));
+    app.get('/user/aff', { config: { access: 'user' } }, async (request) => ok(await inviteCode(db, caller(request))));
+    // ---- administration ----
+    app.get('/user/', { config: { access: 'admin' } }, async (request) => {
+        const { offset, size } = paging(request.query);
+        return ok((await listUsers(db, offset, size)).map(userView));
+    });
+    app.get('/user/search', { config: { access: 'admin' } }, async (request) => {
+        const query = request.query;
+        const { offset, size } = paging(query, { defaultSize: 100 });
+        const rows = await searchUsers(db, queryText(query, 'keyword'), queryText(query, 'group'), offset, size);
+        return ok(rows.map(userView));
+    });
+    app.get('/user/:id', { config: { access: 'admin' } }, async (request) => {
+        const { id } = parse(IdParams, request.params);
+        const target = await findUserById(db, id);
+        if (!target)
+            throw fail(MSG.notFound);
+        if (!outranks(caller(request), target))
+            throw fail(MSG.noRightsRead);
+        return ok(userView(target));
+    });
+    app.post('/user/', { config: { access: 'admin' } }, async (request) => {
+        const body = parse(CreateBody, request.body);
+        const username = body.username?.trim() ?? '';
+        const password = body.password ?? '';
+        checkUsername(username);
+        checkPassword(password);
+        const displayName = body.display_name?.trim() || username;
+        checkDisplayName(displayName);
+        await createAccount(ctx, { username, password, displayName, email: '', inviterCode: '' });
+        return ok();
+    });
+    app.put('/user/', { config: { access: 'admin' } }, async (request, reply) => {
+        const actor = caller(request);
+        const updated = await updateAccount(ctx, actor, parse(AdminUpdateBody, request.body));
+        // The super admin editing their own password here keeps their session, as on the personal page.
+        if (updated.id === actor.id && updated.password !== actor.password && readSession(request)) {
+            openSession(reply, updated, ctx.config.sessionCookieSecure);
+        }
+        return ok();
+    });
+    app.post('/user/manage', { config: { access: 'admin' } }, async (request) => {
+        const { id, action } = parse(ManageBody, request.body);
+        return ok(await manageAccount(db, caller(request), id, action));
+    });
+};
+//# sourceMappingURL=user.js.map

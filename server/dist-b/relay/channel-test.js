@@ -1,0 +1,56 @@
+import { prepareAttempt } from './attempt.js';
+import { RelayError } from './errors.js';
+import { providerFor, wireCodec } from './providers/index.js';
+const EMBEDDING_MODEL = /embed|bge-|m3e/i;
+/** The smallest real call a model answers: a two-letter chat, or an embedding of two words. */
+function testCall(model) {
+    const json = EMBEDDING_MODEL.test(model)
+        ? { model, input: 'hello world' }
+        : /^o\d/.test(model)
+            ? { model, messages: [{ role: 'user', content: 'hi' }], max_completion_tokens: 10 }
+            : { model, messages: [{ role: 'user', content: 'hi' }], max_tokens: model.startsWith('gemini') ? 300 : 10 };
+    return {
+        format: 'openai',
+        mode: EMBEDDING_MODEL.test(model) ? 'embeddings' : 'chat',
+        model,
+        stream: false,
+        json,
+        clientWantsStreamUsage: false,
+        maxTokens: 10,
+    };
+}
+/** Sends one test call through the channel's provider and times it. Never charges anyone. */
+export async function testChannel(ctx, channel, model) {
+    const call = testCall(model);
+    const upstreamModel = channel.modelMapping[model] || model;
+    const provider = providerFor(channel.type);
+    if (!provider.supports(call.mode, channel))
+        return { success: false, message: '该渠道不支持测试此模型', timeMs: 0 };
+    const started = Date.now();
+    const timeout = AbortSignal.timeout(60_000);
+    try {
+        const up = prepareAttempt(provider, { call, channel, upstreamModel, key: channel.key.trim(), options: ctx.options });
+        const req = await provider.build(up);
+        const res = await ctx.relay.upstream.send(req, timeout);
+        const text = await res.body.text();
+        const timeMs = Date.now() - started;
+        if (res.statusCode < 200 || res.statusCode >= 300) {
+            const parsed = provider.parseError?.(res.statusCode, text, res.headers) ?? wireCodec(up.wire).parseError(res.statusCode, text);
+            return { success: false, message: parsed.message, timeMs };
+        }
+        try {
+            JSON.parse(text);
+        }
+        catch {
+            return { success: false, message: '上游返回的不是合法的 JSON', timeMs };
+        }
+        return { success: true, message: '', timeMs };
+    }
+    catch (err) {
+        if (err instanceof RelayError)
+            return { success: false, message: err.message, timeMs: Date.now() - started };
+        const timedOut = err.name === 'TimeoutError';
+        return { success: false, message: timedOut ? '测试超时' : '请求上游地址失败', timeMs: Date.now() - started };
+    }
+}
+//# sourceMappingURL=channel-test.js.map

@@ -1,0 +1,38 @@
+import { ignored, refused } from '../../providers/field-policy.js';
+import { to } from '../client-fields.js';
+/** A Claude Messages request's fields on their way to the canonical shape (a Claude client on another channel). */
+export const CLAUDE_CLIENT_FIELDS = {
+    model: to('model'),
+    messages: to('messages'),
+    max_tokens: to('max_tokens'),
+    system: to('messages'),
+    stop_sequences: to('stop'),
+    stream: to('stream'),
+    temperature: to('temperature'),
+    top_p: to('top_p'),
+    top_k: to('top_k'),
+    tools: to('tools'),
+    tool_choice: to('tool_choice', 'parallel_tool_calls'),
+    thinking: to('reasoning_effort'),
+    output_config: to(),
+    'output_config.*': to(),
+    'output_config.format': to('response_format'),
+    'output_config.effort': to('reasoning_effort'),
+    output_format: to('response_format'),
+    metadata: to('user'),
+    cache_control: ignored('缓存提示，不改变回答'),
+    service_tier: ignored('Anthropic 的容量档位'),
+    speed: ignored('Anthropic 的速度档位'),
+    diagnostics: ignored('Anthropic 的诊断开关'),
+    inference_geo: refused('数据驻留要求只有 Anthropic 能满足'),
+    container: refused('容器只存在于 Anthropic'),
+    mcp_servers: refused('MCP 连接器只存在于 Anthropic'),
+    context_management: refused('上下文管理只存在于 Anthropic'),
+    'messages[].content[].image (base64, url)': to('part:image_url'),
+    'messages[].content[].document (base64, text)': to('part:file'),
+    'messages[].content[].thinking': to('msg:reasoning_content', 'msg:reasoning_signature'),
+    'messages[].content[].redacted_thinking': ignored('加密的推理，其他模型无法读取'),
+    'messages[].content[].search_result, server tool blocks': refused('只有 Anthropic 能处理'),
+    'tools[] server tools (web_search…)': refused('服务端工具只在 Anthropic 运行'),
+};
+//# sourceMappingURL=fields.js.map

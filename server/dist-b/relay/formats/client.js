@@ -1,0 +1,2 @@
+export {};
+//# sourceMappingURL=client.js.map

@@ -1,0 +1,65 @@
+import { openAIErrorBody } from '../openai/errors.js';
+import { WholeEventsPassthroughMeter } from '../passthrough-meter.js';
+import { chatToResponses, ChatToResponsesStream } from './from-chat.js';
+import { newIdBase } from './ids.js';
+import { ResponsesStreamMeter, responsesUsageFromJson } from './meter.js';
+import { responsesToChat } from './to-chat.js';
+/** The documented codes of a failed response's error, by upstream status. */
+const failureCode = (status) => (status === 429 ? 'rate_limit_exceeded' : 'server_error');
+/**
+ * The request's settings as the converted response echoes them: the client's model name, `store` true only when the
+ * gateway keeps the response, and the previous response the gateway resolved (the body sent on no longer names it).
+ */
+function echoOf(call) {
+    const turn = call.turn;
+    return { ...call.json, model: call.model, store: turn?.store === true, previous_response_id: turn?.previousResponseId ?? null };
+}
+class ResponsesChunkEncoder {
+    stream;
+    turn;
+    constructor(call) {
+        this.turn = call.turn;
+        this.stream = new ChatToResponsesStream(echoOf(call), call.model, call.turn?.base ?? newIdBase());
+    }
+    push(chunk) {
+        return this.stream.push(chunk);
+    }
+    finish(usage) {
+        const out = this.stream.finish(usage);
+        if (this.turn)
+            this.turn.produced = this.stream.finished;
+        return out;
+    }
+    error(status, message) {
+        return this.stream.error(message, failureCode(status));
+    }
+}
+/** OpenAI's Responses stream passed through byte for byte; it has no [DONE] line to add at the end. */
+class ResponsesPassthroughMeter extends WholeEventsPassthroughMeter {
+    constructor(call) {
+        super(new ResponsesStreamMeter(call.model));
+    }
+    ended() {
+        return this.meter.sawStop;
+    }
+    /** A stream that stops before its terminal event ends with an error event, as the Responses API reports failures. */
+    cutEvent(reason) {
+        const error = { type: 'error', code: 'server_error', message: reason.message, param: null };
+        return `event: error\ndata: ${JSON.stringify(error)}\n\n`;
+    }
+}
+export const responsesClient = {
+    format: 'responses',
+    toCanonical: (call) => responsesToChat(call.json ?? {}),
+    fromCanonical(answer, call) {
+        const response = chatToResponses(answer, echoOf(call), call.turn?.base ?? newIdBase());
+        if (call.turn)
+            call.turn.produced = response;
+        return response;
+    },
+    streamEncoder: (call) => new ResponsesChunkEncoder(call),
+    streamMeter: (call) => new ResponsesPassthroughMeter(call),
+    usageFromJson: (body) => responsesUsageFromJson(body),
+    errorBody: (err) => openAIErrorBody(err),
+};
+//# sourceMappingURL=client.js.map

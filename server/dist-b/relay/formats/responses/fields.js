@@ -1,0 +1,34 @@
+import { ignored, refused } from '../../providers/field-policy.js';
+import { to } from '../client-fields.js';
+/**
+ * A Responses request's fields on their way to the canonical shape, as responsesToChat treats them (it checks them
+ * itself; this table feeds the field table in the docs).
+ */
+export const RESPONSES_CLIENT_FIELDS = {
+    model: to('model'),
+    input: to('messages'),
+    instructions: to('messages'),
+    max_output_tokens: to('max_tokens'),
+    temperature: to('temperature'),
+    top_p: to('top_p'),
+    stream: to('stream'),
+    tools: to('tools'),
+    tool_choice: to('tool_choice'),
+    parallel_tool_calls: to('parallel_tool_calls'),
+    'reasoning.effort': to('reasoning_effort'),
+    'text.format': to('response_format'),
+    'text.verbosity': to('verbosity'),
+    user: to('user'),
+    prompt_cache_key: to('prompt_cache_key'),
+    store: ignored('只决定网关是否保存本次响应'),
+    metadata: ignored('网关保存的标签'),
+    include: ignored('只能取回 OpenAI 侧的附加内容'),
+    truncation: ignored('上下文由客户端完整携带'),
+    service_tier: ignored('OpenAI 的服务档位'),
+    safety_identifier: ignored('OpenAI 的滥用监测标识'),
+    max_tool_calls: ignored('只限制内置工具，而内置工具被拒绝'),
+    top_logprobs: refused('转换后的回答不带 logprobs', (v) => v === 0),
+    background: refused('后台模式只存在于 OpenAI', (v) => v === false),
+    'tools[] hosted (web_search, file_search…)': refused('内置工具只在 OpenAI 运行'),
+};
+//# sourceMappingURL=fields.js.map

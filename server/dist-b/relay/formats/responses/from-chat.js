@@ -1,0 +1,112 @@
+import { normalizeFinishReason } from '../openai/finish-reason.js';
+import { itemId, responseId } from './ids.js';
+export { ChatToResponsesStream } from './from-chat-stream.js';
+/** Chat usage in the Responses shape; input_tokens, like prompt_tokens, includes cached tokens. */
+export function responsesUsage(u) {
+    if (!u)
+        return null;
+    const input = u.prompt_tokens ?? 0;
+    const output = u.completion_tokens ?? 0;
+    return {
+        input_tokens: input,
+        input_tokens_details: { cached_tokens: u.prompt_tokens_details?.cached_tokens ?? 0, cache_write_tokens: u.cache_creation_input_tokens ?? 0 },
+        output_tokens: output,
+        output_tokens_details: { reasoning_tokens: u.completion_tokens_details?.reasoning_tokens ?? 0 },
+        total_tokens: u.total_tokens || input + output,
+    };
+}
+const orNull = (v, check) => (check(v) ? v : null);
+const isNumber = (v) => typeof v === 'number';
+const isString = (v) => typeof v === 'string';
+/**
+ * A response in progress with the request's settings echoed back, as OpenAI does (the SDK and clients read tools,
+ * text.format and tool_choice from the response). `store` and `previous_response_id` are echoed as the caller says:
+ * store is true only when the gateway keeps the response (req.store === true).
+ */
+export function responseShell(req, model, id, createdAt) {
+    const reasoning = (req.reasoning && typeof req.reasoning === 'object' ? req.reasoning : {});
+    return {
+        id,
+        object: 'response',
+        created_at: createdAt,
+        status: 'in_progress',
+        background: false,
+        error: null,
+        incomplete_details: null,
+        instructions: req.instructions ?? null,
+        max_output_tokens: orNull(req.max_output_tokens, isNumber),
+        model,
+        output: [],
+        parallel_tool_calls: typeof req.parallel_tool_calls === 'boolean' ? req.parallel_tool_calls : true,
+        previous_response_id: orNull(req.previous_response_id, isString),
+        reasoning: { effort: reasoning.effort ?? null, summary: reasoning.summary ?? null },
+        store: req.store === true,
+        temperature: typeof req.temperature === 'number' ? req.temperature : 1,
+        text: req.text ?? { format: { type: 'text' } },
+        tool_choice: req.tool_choice ?? 'auto',
+        tools: Array.isArray(req.tools) ? req.tools : [],
+        top_p: typeof req.top_p === 'number' ? req.top_p : 1,
+        truncation: req.truncation ?? 'disabled',
+        usage: null,
+        user: orNull(req.user, isString),
+        metadata: req.metadata ?? {},
+    };
+}
+/** How a finished answer ends: length and content filtering leave the response incomplete. */
+export function endingOf(finishReason) {
+    switch (normalizeFinishReason(finishReason)) {
+        case 'length':
+            return { status: 'incomplete', incomplete_details: { reason: 'max_output_tokens' } };
+        case 'content_filter':
+            return { status: 'incomplete', incomplete_details: { reason: 'content_filter' } };
+        default:
+            return { status: 'completed', incomplete_details: null };
+    }
+}
+export function requestModel(req, fallback) {
+    return typeof req.model === 'string' && req.model ? req.model : fallback;
+}
+/**
+ * A ChatCompletion as the Response object (a Responses client served by a chat upstream). `base` is the id base the
+ * response and its items are named with (ids.ts: newIdBase).
+ */
+export function chatToResponses(completion, req, base) {
+    const choice = completion.choices?.[0];
+    const msg = choice?.message;
+    const ending = endingOf(choice?.finish_reason);
+    const output = [];
+    if (msg?.reasoning_content) {
+        output.push({ id: itemId('rs', base, output.length), type: 'reasoning', summary: [{ type: 'summary_text', text: msg.reasoning_content }] });
+    }
+    const text = typeof msg?.content === 'string' ? msg.content : '';
+    if (text || msg?.refusal) {
+        const content = [];
+        if (text)
+            content.push({ type: 'output_text', text, annotations: [], logprobs: [] });
+        if (msg?.refusal)
+            content.push({ type: 'refusal', refusal: msg.refusal });
+        output.push({ id: itemId('msg', base, output.length), type: 'message', status: 'completed', role: 'assistant', content });
+    }
+    for (const call of msg?.tool_calls ?? []) {
+        const item = {
+            id: itemId('fc', base, output.length),
+            type: 'function_call',
+            status: 'completed',
+            call_id: call.id,
+            name: call.function.name,
+            arguments: call.function.arguments ?? '',
+        };
+        output.push(item);
+    }
+    // The answer was cut in its last item; the ones before it were whole.
+    const last = output[output.length - 1];
+    if (ending.status === 'incomplete' && last && last.type !== 'reasoning')
+        last.status = 'incomplete';
+    return {
+        ...responseShell(req, requestModel(req, completion.model), responseId(base), completion.created),
+        ...ending,
+        output,
+        usage: responsesUsage(completion.usage),
+    };
+}
+//# sourceMappingURL=from-chat.js.map

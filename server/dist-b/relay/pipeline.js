@@ -1,0 +1,318 @@
+import { LOG_TYPE } from '@switchyard/shared';
+import { checkModelAllowed } from './auth.js';
+import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPricing } from './billing.js';
+import { estimatePromptTokens } from './calls.js';
+import { unroutable } from './availability.js';
+import { chooseChannel, shouldRetry } from './distributor.js';
+import { RelayError, settlementBacklog, shuttingDown, unreachableUpstream, upstreamBusy, upstreamError } from './errors.js';
+import { refusalFor } from './refusals.js';
+import { prepareAttempt } from './attempt.js';
+import { clientFormat } from './formats/index.js';
+import { reportChannelFailure } from './health.js';
+import { providerFor, wireCodec } from './providers/index.js';
+import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream } from './respond.js';
+import { UpstreamBusy } from './upstream-limit.js';
+import { UpstreamCut } from './upstream.js';
+const RATE_LIMITED_MESSAGE = '当前分组上游负载已饱和，请稍后再试';
+/** status_code_mapping: {"400": "500"} turns an upstream 400 into a 500 before the retry decision. */
+function mapStatus(channel, status) {
+    const mapped = channel.statusCodeMapping[String(status)];
+    const n = mapped === undefined ? NaN : Number(mapped);
+    return Number.isInteger(n) && n >= 100 && n <= 599 ? n : status;
+}
+function pinnedChannel(ctx, id) {
+    const channel = ctx.routing.channel(id);
+    if (!channel)
+        throw new RelayError(400, `渠道 #${id} 不存在`, 'channel_not_found');
+    if (channel.status !== 1)
+        throw new RelayError(403, `渠道 #${id} 已被禁用`, 'channel_disabled');
+    return channel;
+}
+async function reserve(ctx, reservation) {
+    const outcome = await ctx.relay.quotaGate.reserve(reservation);
+    if (outcome === 'user_short')
+        throw new RelayError(403, '用户额度不足', 'insufficient_user_quota', 'insufficient_quota');
+    if (outcome === 'token_short')
+        throw new RelayError(403, '令牌额度不足', 'insufficient_token_quota', 'insufficient_quota');
+}
+/**
+ * Balances far above the estimate (100x, for both the user and a limited token) make the reservation pointless:
+ * the call is charged at settlement only, saving a write on the hot path. The balances read here are the cache's
+ * hints; the margin is what keeps a stale hint harmless.
+ */
+const TRUST_MARGIN = 100;
+function trusted(caller, estimate) {
+    const floor = estimate * TRUST_MARGIN;
+    if (estimate <= 0 || caller.user.quota <= floor)
+        return false;
+    const token = caller.token;
+    return !token || Boolean(token.unlimited_quota) || token.remain_quota > floor;
+}
+function pricingOf(ctx, call, group) {
+    const base = pricingFor(ctx.options, call.model, group);
+    return call.mode === 'images' && call.json ? scaledPricing(base, imagePriceFactor(call.model, call.json)) : base;
+}
+export async function relayCall(ctx, input) {
+    const { call, caller, ex } = input;
+    const res = ex.res;
+    const startedAt = Date.now();
+    checkModelAllowed(caller.token, call.model);
+    if (ctx.relay.settler.full)
+        throw settlementBacklog();
+    const pinned = caller.pinnedChannelId !== null ? pinnedChannel(ctx, caller.pinnedChannelId) : null;
+    const tiers = pinned ? [[pinned]] : ctx.routing.tiers(caller.group, call.model);
+    if (tiers.length === 0)
+        throw unroutable(ctx, caller.group, call.model);
+    const pricing = pricingOf(ctx, call, caller.group);
+    const estimate = estimateOf(pricing, estimatePromptTokens(call), call.maxTokens, ctx.options.get('PreConsumedQuota'));
+    const reservation = {
+        userId: caller.user.id,
+        tokenId: caller.token?.id ?? 0,
+        tokenUnlimited: !caller.token || Boolean(caller.token.unlimited_quota),
+        amount: trusted(caller, estimate) ? 0 : estimate,
+    };
+    if (reservation.amount > 0)
+        await reserve(ctx, reservation);
+    // Until it settles, this node's cached balances count the call at its estimate: calls arriving meanwhile see
+    // it, so a burst cannot all take the no-reservation path on a balance that covers only part of it.
+    noteCharge(ctx, input, estimate);
+    // The current attempt's way to stop its upstream call when the client goes away or the server stops the call.
+    let cancel = null;
+    let clientGone = false;
+    let stopped = null;
+    const onClose = () => {
+        if (!res.writableFinished) {
+            clientGone = true;
+            cancel?.();
+        }
+    };
+    const stop = (reason) => {
+        stopped = reason;
+        cancel?.();
+    };
+    res.on('close', onClose);
+    // A client that left while its reservation waited for balance is gone already.
+    if (res.destroyed)
+        onClose();
+    ctx.relay.calls.add(res, stop);
+    const chain = [];
+    const tried = new Set();
+    const attempts = pinned ? 1 : Math.max(0, ctx.options.get('RetryTimes')) + 1;
+    const { breaker } = ctx.relay;
+    // Answers read whole (everything but streams and speech) go through the upstream client's cheaper buffered path.
+    const buffered = !call.stream && call.mode !== 'speech';
+    let lastError = null;
+    try {
+        for (let attempt = 0; attempt < attempts && !clientGone && !stopped; attempt++) {
+            const channel = pinned ?? chooseChannel(tiers, tried, Math.random, (id) => breaker.isOpen(id));
+            if (!channel)
+                break;
+            tried.add(channel.id);
+            chain.push(channel.id);
+            const provider = providerFor(channel.type);
+            if (!provider.supports(call.mode, channel)) {
+                lastError = new RelayError(400, `渠道不支持此接口`, 'unsupported_mode');
+                continue;
+            }
+            const attempt = { call, channel, upstreamModel: channel.modelMapping[call.model] || call.model, key: channel.key.trim(), options: ctx.options };
+            const up = prepareAttempt(provider, attempt);
+            let req;
+            try {
+                req = await provider.build(up);
+            }
+            catch (err) {
+                // A channel that cannot build its call (malformed key, no access token) fails like an unreachable one.
+                if (err instanceof RelayError && err.local)
+                    throw err;
+                lastError = err instanceof RelayError ? err : unreachableUpstream();
+                breaker.failure(channel.id);
+                continue;
+            }
+            const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);
+            cancel = () => pending.cancel();
+            const outcome = await answerOf(pending);
+            if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut'))
+                break;
+            if (outcome.kind === 'busy') {
+                // The gateway's own limit, not the channel's failure: another channel (origin) may have room.
+                lastError = upstreamBusy();
+                continue;
+            }
+            if (outcome.kind === 'unreachable') {
+                lastError = unreachableUpstream();
+                breaker.failure(channel.id);
+                void reportChannelFailure(ctx, channel, { status: 0, code: '', type: '', message: '' });
+                continue;
+            }
+            if (outcome.kind === 'cut') {
+                // Read whole before anything reaches the client: an answer cut here is still a retryable failure.
+                lastError = upstreamError(502, '上游连接中断', 'upstream_cut');
+                breaker.failure(channel.id);
+                continue;
+            }
+            if (outcome.kind === 'refused') {
+                const { statusCode, headers, text } = outcome;
+                const parsed = provider.parseError?.(statusCode, text, headers) ?? wireCodec(up.wire).parseError(statusCode, text);
+                const status = mapStatus(channel, statusCode);
+                lastError = refusalFor(status, statusCode, parsed, up.wire);
+                // A refused key is this channel's failure, whatever status the upstream chose to say it in.
+                const retry = shouldRetry(status) || parsed.credentials === true;
+                if (retry)
+                    breaker.failure(channel.id);
+                // Auto-disable judges the upstream's own answer, not what the caller is told.
+                void reportChannelFailure(ctx, channel, { status: statusCode, ...parsed });
+                if (!retry)
+                    break;
+                continue;
+            }
+            const answer = outcome.answer;
+            breaker.success(channel.id);
+            const delivering = deliver(provider, up, answer, res, () => clientGone, () => stopped);
+            const delivery = delivering instanceof Promise ? await delivering : delivering;
+            settle(ctx, input, { pricing, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
+            // A Responses answer the gateway produced is kept now that the client has it (written later, batched).
+            call.turn?.delivered();
+            return;
+        }
+    }
+    catch (err) {
+        refund(ctx, reservation);
+        noteCharge(ctx, input, -estimate);
+        throw err;
+    }
+    finally {
+        res.off('close', onClose);
+        ctx.relay.calls.delete(res);
+    }
+    refund(ctx, reservation);
+    noteCharge(ctx, input, -estimate);
+    if (clientGone)
+        return;
+    if (stopped)
+        throw shuttingDown();
+    if (!lastError)
+        throw unroutable(ctx, caller.group, call.model);
+    if (lastError.status === 429)
+        throw upstreamError(429, RATE_LIMITED_MESSAGE, lastError.code ?? 'rate_limited', lastError.type);
+    throw lastError;
+}
+function deliver(provider, up, answer, out, clientGone, stopped) {
+    const { call } = up;
+    const client = clientFormat(call.format);
+    const passthrough = up.converted === null;
+    if ('body' in answer) {
+        const whole = answer;
+        const codec = up.wire === 'openai' ? null : wireCodec(up.wire);
+        if (passthrough) {
+            const decode = codec ? (body) => codec.decode(body, up) : undefined;
+            return deliverJson(call, whole, out, { usage: (body) => client.usageFromJson(body, call), decode });
+        }
+        return deliverConvertedJson(call, whole, out, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call) });
+    }
+    const streamed = answer;
+    if (!call.stream)
+        return deliverBinary(call, streamed, out, clientGone);
+    const adapt = provider.streamAdapter?.(up);
+    if (passthrough)
+        return deliverStream(call, streamed, out, clientGone, stopped, client.streamMeter(call), adapt);
+    const codec = {
+        decoder: wireCodec(up.wire).streamDecoder(up),
+        encoder: client.streamEncoder(call, estimatePromptTokens(call)),
+        adapt,
+    };
+    return deliverConvertedStream(call, streamed, out, clientGone, stopped, codec);
+}
+const utf8 = new TextDecoder();
+const ok = (status) => status >= 200 && status < 300;
+async function answerOf(pending) {
+    if ('answer' in pending) {
+        try {
+            const answer = await pending.answer;
+            if (ok(answer.statusCode))
+                return { kind: 'answer', answer };
+            return { kind: 'refused', statusCode: answer.statusCode, headers: answer.headers, text: utf8.decode(answer.body) };
+        }
+        catch (err) {
+            if (err instanceof UpstreamBusy)
+                return { kind: 'busy' };
+            if (!(err instanceof UpstreamCut))
+                return { kind: 'unreachable' };
+            // A refusal whose body broke off is still the refusal its status says.
+            return ok(err.statusCode) ? { kind: 'cut' } : { kind: 'refused', statusCode: err.statusCode, headers: err.headers, text: '' };
+        }
+    }
+    let res;
+    try {
+        res = await pending.head;
+    }
+    catch (err) {
+        return { kind: err instanceof UpstreamBusy ? 'busy' : 'unreachable' };
+    }
+    if (ok(res.statusCode))
+        return { kind: 'answer', answer: res };
+    return { kind: 'refused', statusCode: res.statusCode, headers: res.headers, text: await res.text() };
+}
+function refund(ctx, reservation) {
+    if (reservation.amount <= 0)
+        return;
+    ctx.relay.settler.add({ reservation, cost: 0, channelId: 0, countsAsRequest: false, log: null });
+    ctx.relay.quotaGate.release(reservation.userId);
+}
+/** A change of this node's cached balance hints for the caller (money itself moves only in the store). */
+function noteCharge(ctx, input, amount) {
+    if (amount !== 0)
+        ctx.authCache.noteCharge(input.caller.token?.key ?? '', input.caller.user.id, amount);
+}
+function settle(ctx, input, o) {
+    const { call, caller } = input;
+    const { usage } = o.delivery;
+    const nothing = usage.promptTokens + usage.completionTokens === 0 && o.pricing.kind === 'ratio';
+    const cost = nothing ? 0 : costOf(o.pricing, usage);
+    const log = ctx.options.get('LogConsumeEnabled') ? consumeLog(input, o, cost, nothing) : null;
+    ctx.relay.settler.add({ reservation: o.reservation, cost, channelId: o.channel.id, countsAsRequest: true, log });
+    if (o.reservation.amount > 0)
+        ctx.relay.quotaGate.release(o.reservation.userId);
+    ctx.usage.record({ userId: caller.user.id, username: caller.user.username, modelName: call.model, tokens: usage.promptTokens + usage.completionTokens, quota: cost });
+    noteCharge(ctx, input, cost - o.estimate);
+}
+/** The consume log of a settled call. */
+function consumeLog(input, o, cost, nothing) {
+    const { call, caller, ex } = input;
+    const { usage } = o.delivery;
+    const described = pricingLog(o.pricing);
+    // `other` is written as text: its pricing part is the same for every call at these prices.
+    let other = `${described.otherOpening},"frt":${o.delivery.firstTokenAt ? o.delivery.firstTokenAt - o.startedAt : -1},"admin_info":{"use_channel":[${o.chain.join(',')}]}`;
+    if (usage.cachedTokens)
+        other += `,"cache_tokens":${usage.cachedTokens}`;
+    if (usage.cacheCreationTokens && o.pricing.kind === 'ratio') {
+        other += `,"cache_creation_tokens":${usage.cacheCreationTokens},"cache_creation_ratio":${o.pricing.cacheCreationRatio ?? 1}`;
+    }
+    if (o.upstreamModel !== call.model)
+        other += `,"is_model_mapped":true,"upstream_model_name":${JSON.stringify(o.upstreamModel)}`;
+    let content = described.text;
+    for (const note of [o.delivery.note, nothing ? '（可能是上游超时）' : '']) {
+        if (note)
+            content = content ? `${content}，${note}` : note;
+    }
+    const now = Date.now();
+    return {
+        user_id: caller.user.id,
+        created_at: Math.floor(now / 1000),
+        type: LOG_TYPE.CONSUME,
+        content,
+        username: caller.user.username,
+        token_name: input.playground ? `playground-${caller.group}` : (caller.token?.name ?? ''),
+        model_name: call.model,
+        quota: cost,
+        prompt_tokens: usage.promptTokens,
+        completion_tokens: usage.completionTokens,
+        use_time: Math.round((now - o.startedAt) / 1000),
+        is_stream: call.stream ? 1 : 0,
+        channel_id: o.channel.id,
+        token_id: caller.token?.id ?? 0,
+        group: caller.group,
+        ip: ex.ip,
+        other: `${other}}`,
+    };
+}
+//# sourceMappingURL=pipeline.js.map

@@ -1,0 +1,95 @@
+import { claudeExtraHeaders } from '../claude/provider.js';
+import { parseAwsKey } from './key.js';
+import { bedrockFoundationModelId, bedrockModelId } from './models.js';
+export const BEDROCK_ANTHROPIC_VERSION = 'bedrock-2023-05-31';
+const SIGNING_SERVICE = 'bedrock';
+/**
+ * The Claude Messages body as Bedrock's InvokeModel takes it: the model travels in the path and streaming is chosen
+ * by the operation, so `model` and `stream` go; the version is Bedrock's; beta flags move from the anthropic-beta
+ * header into the body.
+ */
+export function bedrockBody(json, betaHeader) {
+    const { model: _model, stream: _stream, ...rest } = json;
+    const body = { ...rest, anthropic_version: BEDROCK_ANTHROPIC_VERSION };
+    const fromHeader = (betaHeader ?? '')
+        .split(',')
+        .map((b) => b.trim())
+        .filter(Boolean);
+    const inBody = Array.isArray(rest.anthropic_beta) ? rest.anthropic_beta.filter((b) => typeof b === 'string') : [];
+    const betas = [...new Set([...inBody, ...fromHeader])];
+    if (betas.length > 0)
+        body.anthropic_beta = betas;
+    else
+        delete body.anthropic_beta;
+    return body;
+}
+/**
+ * The InvokeModel (or InvokeModelWithResponseStream) URL. The model id is percent-encoded in the path (its `:` as
+ * %3A), as the AWS SDKs send it; the signature covers that encoded path.
+ */
+export function bedrockUrl(base, region, modelId, stream) {
+    const origin = (base || `https://bedrock-runtime.${region}.amazonaws.com`).replace(/\/+$/, '');
+    return `${origin}/model/${encodeURIComponent(modelId)}/${stream ? 'invoke-with-response-stream' : 'invoke'}`;
+}
+/** SigV4 headers (x-amz-date, x-amz-content-sha256, authorization, x-amz-security-token) for one POST. */
+export async function signBedrockRequest(url, headers, body, key, signingDate = new Date()) {
+    // Loaded on first use: a gateway without AWS channels does not keep the signer in memory.
+    const [{ Sha256 }, { SignatureV4 }] = await Promise.all([import('@aws-crypto/sha256-js'), import('@smithy/signature-v4')]);
+    const u = new URL(url);
+    const signer = new SignatureV4({
+        service: SIGNING_SERVICE,
+        region: key.region,
+        credentials: { accessKeyId: key.accessKeyId, secretAccessKey: key.secretAccessKey, sessionToken: key.sessionToken },
+        sha256: Sha256,
+    });
+    const query = {};
+    for (const [k, v] of u.searchParams)
+        query[k] = v;
+    const signed = await signer.sign({
+        method: 'POST',
+        protocol: u.protocol,
+        hostname: u.hostname,
+        port: u.port ? Number(u.port) : undefined,
+        path: u.pathname,
+        query,
+        headers: { ...headers, host: u.host },
+        body,
+    }, { signingDate });
+    return signed.headers;
+}
+/** One Bedrock call: the Claude body (converted, or the client's own), addressed to the mapped model, signed. */
+export async function buildBedrockRequest(up, signingDate = new Date()) {
+    const key = parseAwsKey(up.key);
+    // A converted body already carries the channel's parameter overrides (the Claude codec applies them).
+    const source = up.converted ?? { ...up.call.json, ...up.channel.paramOverride };
+    // A converted body names the model the codec settled on (e.g. without a -thinking suffix); the client's own body
+    // names the client's model, so the channel-mapped one is used instead.
+    const model = up.converted && typeof up.converted.model === 'string' && up.converted.model ? up.converted.model : up.upstreamModel;
+    // The client's anthropic-beta joined with claude.model_headers_settings, as the Anthropic channel sends them.
+    const body = JSON.stringify(bedrockBody(source, claudeExtraHeaders(up)['anthropic-beta']));
+    const stream = up.call.stream;
+    const url = bedrockUrl(up.channel.baseUrl, key.region, bedrockModelId(model, key.region), stream);
+    const headers = stream
+        ? { 'content-type': 'application/json', accept: 'application/vnd.amazon.eventstream', 'x-amzn-bedrock-accept': 'application/json' }
+        : { 'content-type': 'application/json', accept: 'application/json' };
+    return { url, method: 'POST', headers: await signBedrockRequest(url, headers, body, key, signingDate), body };
+}
+/**
+ * Bedrock's CountTokens (POST /model/{modelId}/count-tokens) for an InvokeModel body: the same body InvokeModel
+ * would get, base64 in input.invokeModel.body; the answer is {"inputTokens": n}.
+ */
+export async function bedrockCountRequest(up, body, signingDate = new Date()) {
+    const key = parseAwsKey(up.key);
+    const model = up.converted && typeof up.converted.model === 'string' && up.converted.model ? up.converted.model : up.upstreamModel;
+    // count_tokens bodies have no max_tokens, which InvokeModel requires; it does not change the count.
+    const invoke = bedrockBody({ max_tokens: 1, ...body }, claudeExtraHeaders(up)['anthropic-beta']);
+    const payload = JSON.stringify({ input: { invokeModel: { body: Buffer.from(JSON.stringify(invoke)).toString('base64') } } });
+    const origin = (up.channel.baseUrl || `https://bedrock-runtime.${key.region}.amazonaws.com`).replace(/\/+$/, '');
+    const url = `${origin}/model/${encodeURIComponent(bedrockFoundationModelId(model))}/count-tokens`;
+    const headers = await signBedrockRequest(url, { 'content-type': 'application/json', accept: 'application/json' }, payload, key, signingDate);
+    return {
+        request: { url, method: 'POST', headers, body: payload },
+        read: (answer) => (typeof answer.inputTokens === 'number' ? answer.inputTokens : null),
+    };
+}
+//# sourceMappingURL=request.js.map

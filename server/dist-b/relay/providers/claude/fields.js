@@ -1,0 +1,52 @@
+import { emptyObject, ignored, mapped, only, OPENAI_SERVICE_FIELDS, refused } from '../field-policy.js';
+/** The canonical request's fields on Claude's Messages wire (Anthropic, Bedrock, Vertex). */
+export const CLAUDE_FIELDS = {
+    target: 'Claude',
+    fields: {
+        model: mapped('model'),
+        messages: mapped('system + messages'),
+        stream: mapped('stream'),
+        max_tokens: mapped('max_tokens'),
+        max_completion_tokens: mapped('max_tokens'),
+        temperature: mapped('temperature'),
+        top_p: mapped('top_p'),
+        top_k: mapped('top_k'),
+        stop: mapped('stop_sequences'),
+        tools: mapped('tools'),
+        tool_choice: mapped('tool_choice'),
+        parallel_tool_calls: mapped('tool_choice.disable_parallel_tool_use'),
+        reasoning_effort: mapped('thinking.budget_tokens'),
+        response_format: mapped('output_config.format, or a forced tool'),
+        user: mapped('metadata.user_id'),
+        ...OPENAI_SERVICE_FIELDS,
+        n: refused('Claude 每次只生成一个回答', only(1)),
+        logprobs: refused('Claude 不返回 logprobs', only(false)),
+        top_logprobs: refused('Claude 不返回 logprobs', only(0)),
+        presence_penalty: refused('Claude 没有 presence_penalty', only(0)),
+        frequency_penalty: refused('Claude 没有 frequency_penalty', only(0)),
+        logit_bias: refused('Claude 没有 logit_bias', emptyObject),
+        seed: refused('Claude 没有 seed'),
+        modalities: refused('Claude 只输出文本', only(['text'])),
+        audio: refused('Claude 不输出音频'),
+        verbosity: refused('Claude 没有 verbosity', only('medium')),
+        web_search_options: refused('请改用 Claude 客户端的 web_search 工具'),
+        functions: refused('请改用 tools'),
+        function_call: refused('请改用 tool_choice'),
+    },
+    parts: {
+        text: mapped('text'),
+        image_url: mapped('image'),
+        file: mapped('document (PDF, plain text)'),
+        refusal: mapped('text'),
+        input_audio: refused('Claude 不接受音频输入'),
+    },
+    tools: {
+        function: mapped('tools[] (custom)'),
+    },
+    message: {
+        name: ignored('Claude 没有发言者名字'),
+        reasoning_content: ignored('Claude 只接受它自己签名的思考'),
+        reasoning_signature: ignored('Claude 只接受它自己签名的思考'),
+    },
+};
+//# sourceMappingURL=fields.js.map

@@ -1,0 +1,42 @@
+import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
+import { relayUsageFromClaude } from '../../formats/claude/usage.js';
+/** A Claude Messages answer as a ChatCompletion. `created` is a parameter so the conversion stays pure. */
+export function claudeToChatCompletion(resp, created = Math.floor(Date.now() / 1000)) {
+    let text = '';
+    let reasoning = '';
+    const toolCalls = [];
+    for (const b of resp.content ?? []) {
+        if (b.type === 'text')
+            text += b.text;
+        else if (b.type === 'thinking')
+            reasoning += b.thinking;
+        else if (b.type === 'tool_use') {
+            toolCalls.push({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
+        }
+    }
+    const message = { role: 'assistant', content: text || (toolCalls.length > 0 ? null : '') };
+    if (reasoning)
+        message.reasoning_content = reasoning;
+    if (toolCalls.length > 0)
+        message.tool_calls = toolCalls;
+    return {
+        id: resp.id,
+        object: 'chat.completion',
+        created,
+        model: resp.model,
+        choices: [{ index: 0, message, finish_reason: normalizeFinishReason(resp.stop_reason) ?? 'stop', logprobs: null }],
+        usage: chatUsageFromClaude(resp.usage ?? {}),
+    };
+}
+/** Claude usage in OpenAI's shape: prompt_tokens is the whole prompt, cache reads and writes included. */
+export function chatUsageFromClaude(raw) {
+    const u = relayUsageFromClaude(raw);
+    return {
+        prompt_tokens: u.promptTokens,
+        completion_tokens: u.completionTokens,
+        total_tokens: u.promptTokens + u.completionTokens,
+        prompt_tokens_details: { cached_tokens: u.cachedTokens },
+        cache_creation_input_tokens: u.cacheCreationTokens ?? 0,
+    };
+}
+//# sourceMappingURL=response.js.map

@@ -1,0 +1,52 @@
+import { emptyObject, ignored, mapped, only, OPENAI_SERVICE_FIELDS, refused } from '../field-policy.js';
+/** The canonical request's fields on Cohere's v2 chat wire. */
+export const COHERE_FIELDS = {
+    target: 'Cohere',
+    fields: {
+        model: mapped('model'),
+        messages: mapped('messages'),
+        stream: mapped('stream'),
+        max_tokens: mapped('max_tokens'),
+        max_completion_tokens: mapped('max_tokens'),
+        temperature: mapped('temperature'),
+        top_p: mapped('p'),
+        top_k: mapped('k'),
+        stop: mapped('stop_sequences'),
+        seed: mapped('seed'),
+        presence_penalty: mapped('presence_penalty'),
+        frequency_penalty: mapped('frequency_penalty'),
+        response_format: mapped('response_format'),
+        tools: mapped('tools'),
+        tool_choice: mapped('tool_choice'),
+        user: ignored('Cohere 没有终端用户标识'),
+        ...OPENAI_SERVICE_FIELDS,
+        n: refused('Cohere 每次只生成一个回答', only(1)),
+        logprobs: refused('此转换不返回 logprobs', only(false)),
+        top_logprobs: refused('此转换不返回 logprobs', only(0)),
+        parallel_tool_calls: refused('Cohere 无法禁止并行工具调用', only(true)),
+        reasoning_effort: refused('此转换不支持推理强度'),
+        logit_bias: refused('Cohere 没有 logit_bias', emptyObject),
+        modalities: refused('Cohere 只输出文本', only(['text'])),
+        audio: refused('Cohere 不输出音频'),
+        verbosity: refused('Cohere 没有 verbosity', only('medium')),
+        web_search_options: refused('Cohere 没有网页搜索'),
+        functions: refused('请改用 tools'),
+        function_call: refused('请改用 tool_choice'),
+    },
+    parts: {
+        text: mapped('text'),
+        image_url: mapped('image_url (user turns)'),
+        refusal: ignored('上一轮回答中的拒答文本'),
+        input_audio: refused('Cohere 不接受音频输入'),
+        file: refused('Cohere 不接受文件输入'),
+    },
+    tools: {
+        function: mapped('tools'),
+    },
+    message: {
+        name: ignored('Cohere 没有发言者名字'),
+        reasoning_content: ignored('Cohere 不接收历史中的思考'),
+        reasoning_signature: ignored('Cohere 不接收历史中的思考'),
+    },
+};
+//# sourceMappingURL=fields.js.map

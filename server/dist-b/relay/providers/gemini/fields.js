@@ -1,0 +1,52 @@
+import { emptyObject, ignored, mapped, only, OPENAI_SERVICE_FIELDS, refused } from '../field-policy.js';
+/** The canonical request's fields on Gemini's generateContent wire (Gemini, and Gemini models on Vertex). */
+export const GEMINI_FIELDS = {
+    target: 'Gemini',
+    fields: {
+        model: mapped('model (in the URL)'),
+        messages: mapped('systemInstruction + contents'),
+        stream: mapped('streamGenerateContent'),
+        max_tokens: mapped('generationConfig.maxOutputTokens'),
+        max_completion_tokens: mapped('generationConfig.maxOutputTokens'),
+        temperature: mapped('generationConfig.temperature'),
+        top_p: mapped('generationConfig.topP'),
+        top_k: mapped('generationConfig.topK'),
+        stop: mapped('generationConfig.stopSequences'),
+        n: mapped('generationConfig.candidateCount'),
+        presence_penalty: mapped('generationConfig.presencePenalty'),
+        frequency_penalty: mapped('generationConfig.frequencyPenalty'),
+        seed: mapped('generationConfig.seed'),
+        logprobs: mapped('generationConfig.responseLogprobs'),
+        top_logprobs: mapped('generationConfig.logprobs'),
+        response_format: mapped('generationConfig.responseMimeType + responseSchema'),
+        reasoning_effort: mapped('generationConfig.thinkingConfig'),
+        tools: mapped('tools[].functionDeclarations'),
+        tool_choice: mapped('toolConfig.functionCallingConfig'),
+        user: ignored('Gemini 没有终端用户标识'),
+        ...OPENAI_SERVICE_FIELDS,
+        parallel_tool_calls: refused('Gemini 无法禁止并行函数调用', only(true)),
+        logit_bias: refused('Gemini 没有 logit_bias', emptyObject),
+        modalities: refused('此转换只支持文本输出', only(['text'])),
+        audio: refused('此转换不支持音频输出'),
+        verbosity: refused('Gemini 没有 verbosity', only('medium')),
+        web_search_options: refused('请改用 Gemini 客户端的 googleSearch 工具'),
+        functions: refused('请改用 tools'),
+        function_call: refused('请改用 tool_choice'),
+    },
+    parts: {
+        text: mapped('text'),
+        image_url: mapped('inlineData / fileData'),
+        input_audio: mapped('inlineData'),
+        file: mapped('inlineData / fileData'),
+        refusal: mapped('text'),
+    },
+    tools: {
+        function: mapped('functionDeclarations'),
+    },
+    message: {
+        name: ignored('Gemini 没有发言者名字'),
+        reasoning_content: ignored('Gemini 不接收历史中的思考文本'),
+        reasoning_signature: mapped('thoughtSignature (first function call, else last part)'),
+    },
+};
+//# sourceMappingURL=fields.js.map

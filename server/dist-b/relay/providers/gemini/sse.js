@@ -1,0 +1,50 @@
+const LF2 = Buffer.from('\n\n');
+const CRLF2 = Buffer.from('\r\n\r\n');
+const EMPTY = Buffer.alloc(0);
+/**
+ * Splits an SSE byte stream into event data payloads, incrementally: only the unfinished tail is kept between
+ * chunks, and bytes are decoded once an event is complete, so a character split across chunks stays whole.
+ * Events may end with a blank line in either newline style (Gemini uses \r\n\r\n).
+ */
+export class SseSplitter {
+    tail = EMPTY;
+    push(chunk) {
+        const buf = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
+        const out = [];
+        let start = 0;
+        for (;;) {
+            const lf = buf.indexOf(LF2, start);
+            const crlf = buf.indexOf(CRLF2, start);
+            const useCrlf = crlf >= 0 && (lf < 0 || crlf < lf);
+            const end = useCrlf ? crlf : lf;
+            if (end < 0)
+                break;
+            const data = dataOf(buf.subarray(start, end).toString('utf8'));
+            if (data !== null)
+                out.push(data);
+            start = end + (useCrlf ? 4 : 2);
+        }
+        this.tail = start < buf.length ? Buffer.from(buf.subarray(start)) : EMPTY;
+        return out;
+    }
+    /** The last event when the body ends without a blank line. */
+    finish() {
+        const rest = this.tail;
+        this.tail = EMPTY;
+        const data = dataOf(rest.toString('utf8'));
+        return data !== null && data.trim() !== '' ? [data] : [];
+    }
+}
+/** The joined data: lines of one event; null for events without data (comments, keep-alives). */
+function dataOf(event) {
+    let out = null;
+    for (const raw of event.split('\n')) {
+        const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+        if (!line.startsWith('data:'))
+            continue;
+        const value = line.slice(line.charCodeAt(5) === 32 ? 6 : 5);
+        out = out === null ? value : `${out}\n${value}`;
+    }
+    return out;
+}
+//# sourceMappingURL=sse.js.map

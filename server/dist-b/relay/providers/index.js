@@ -1,0 +1,38 @@
+import { awsProvider } from './aws/index.js';
+import { azureProvider } from './azure/index.js';
+import { claudeProvider } from './claude/provider.js';
+import { claudeWire } from './claude/wire.js';
+import { cloudflareProvider } from './cloudflare/index.js';
+import { cohereProvider } from './cohere/index.js';
+import { cohereWire } from './cohere/wire.js';
+import { geminiProvider } from './gemini/provider.js';
+import { geminiWire } from './gemini/wire.js';
+import { minimaxProvider } from './minimax/index.js';
+import { openAIProvider } from './openai/index.js';
+import { openAIWire, responsesWire } from './openai/wire.js';
+import { vertexProvider } from './vertex/index.js';
+/** Every upstream family. Adding a provider is adding its folder and one line here. */
+const PROVIDERS = [openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider];
+const byType = new Map();
+for (const p of PROVIDERS)
+    for (const t of p.types)
+        byType.set(t, p);
+/** The provider serving a channel type; types without their own folder speak OpenAI's format. */
+export function providerFor(type) {
+    return byType.get(type) ?? openAIProvider;
+}
+/** The codec of each upstream body format. */
+const WIRES = {
+    openai: openAIWire,
+    claude: claudeWire,
+    gemini: geminiWire,
+    responses: responsesWire,
+    cohere: cohereWire,
+};
+export function wireCodec(format) {
+    const codec = WIRES[format];
+    if (!codec)
+        throw new Error(`no codec for wire format ${format}`);
+    return codec;
+}
+//# sourceMappingURL=index.js.map

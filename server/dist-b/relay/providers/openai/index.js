@@ -1,0 +1,83 @@
+import { resolveBaseUrl } from '../base-url.js';
+import { jsonBody } from '../body.js';
+import { channelMemo } from '../channel-memo.js';
+/** Path of each call on an OpenAI-compatible server. */
+export const OPENAI_PATHS = {
+    chat: '/v1/chat/completions',
+    completions: '/v1/completions',
+    embeddings: '/v1/embeddings',
+    moderations: '/v1/moderations',
+    images: '/v1/images/generations',
+    speech: '/v1/audio/speech',
+    transcriptions: '/v1/audio/transcriptions',
+    translations: '/v1/audio/translations',
+    rerank: '/v1/rerank',
+};
+const RESPONSES_PATH = '/v1/responses';
+/** Channel types that speak OpenAI's wire format at OpenAI's paths. */
+const TYPES = [1, 4, 8, 19, 22, 25, 31, 40];
+/**
+ * A base URL that already ends in a version segment (…/v1, …/api/v3, …/openapi/v1) is used as the prefix of the
+ * call's path without repeating /v1; a custom channel's URL may name the model with {model}.
+ */
+export function openAIUrl(base, mode, model, wire = 'openai') {
+    if (base.includes('{model}'))
+        return base.replaceAll('{model}', encodeURIComponent(model));
+    const path = wire === 'responses' ? RESPONSES_PATH : OPENAI_PATHS[mode];
+    if (/\/v\d+$/.test(base))
+        return base + path.slice(3);
+    return base + path;
+}
+export function openAIRequest(up, url, auth) {
+    const headers = { ...auth };
+    let body;
+    if (up.call.form) {
+        body = up.call.form;
+    }
+    else {
+        body = jsonBody(up);
+        headers['content-type'] = 'application/json';
+    }
+    if (up.call.stream)
+        headers.accept = 'text/event-stream';
+    return { url, method: 'POST', headers, body };
+}
+/** OpenAI itself serves the Responses API; other compatible servers are reached through chat. */
+const RESPONSES_TYPES = new Set([1]);
+/** Chat-style wire for every call, except Responses calls on a channel that serves them itself. */
+export function openAIWireOf(up, responsesTypes = RESPONSES_TYPES) {
+    return up.call.format === 'responses' && responsesTypes.has(up.channel.type) ? 'responses' : 'openai';
+}
+export const openAIProvider = {
+    name: 'openai',
+    types: TYPES,
+    supports: () => true,
+    wire: (up) => openAIWireOf(up),
+    build(up) {
+        const { channel, call } = up;
+        // URL and headers depend only on the channel and the call's shape: built once per channel snapshot.
+        const url = channelMemo(channel, `url\n${call.mode}\n${up.wire}\n${up.upstreamModel}`, () => openAIUrl(resolveBaseUrl(channel), call.mode, up.upstreamModel, up.wire));
+        const request = openAIRequest(up, url, {});
+        request.headers = channelMemo(channel, `headers\n${call.form ? 'form' : 'json'}\n${call.stream}\n${up.key}`, () => {
+            const headers = { authorization: `Bearer ${up.key}`, ...request.headers };
+            if (channel.organization)
+                headers['openai-organization'] = channel.organization;
+            return Object.freeze(headers);
+        });
+        return request;
+    },
+    // OpenAI counts Responses requests (POST /v1/responses/input_tokens); chat requests it does not count.
+    countTokens(up, body) {
+        if (up.wire !== 'responses')
+            return null;
+        const url = `${openAIUrl(resolveBaseUrl(up.channel), 'chat', up.upstreamModel, 'responses')}/input_tokens`;
+        const headers = { authorization: `Bearer ${up.key}`, 'content-type': 'application/json' };
+        if (up.channel.organization)
+            headers['openai-organization'] = up.channel.organization;
+        return {
+            request: { url, method: 'POST', headers, body: JSON.stringify({ ...body, model: up.upstreamModel }) },
+            read: (answer) => (typeof answer.input_tokens === 'number' ? answer.input_tokens : null),
+        };
+    },
+};
+//# sourceMappingURL=index.js.map

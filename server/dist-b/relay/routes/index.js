@@ -1,0 +1,49 @@
+import { contentEncoding, decodeBody } from '../body.js';
+import { allowBrowsers, registerPreflight } from '../cors.js';
+import { billingRoutes } from './billing.js';
+import { claudeEndpoints, claudeRoutes } from './claude.js';
+import { isOwnFailure, registerEndpoints } from './endpoint.js';
+import { geminiEndpoints } from './gemini.js';
+import { modelRoutes } from './models.js';
+import { openAIEndpoints, openAIExtraRoutes } from './openai.js';
+import { responsesEndpoints, responsesRoutes } from './responses.js';
+import { responsesCountRoutes } from './responses-count.js';
+import { formatOf, sendError, toRelayError } from './send-error.js';
+import { registerUnmatched } from './edge-errors.js';
+/** Every POST that relays a call, in every client format: Fastify routes, and the relay lane's table. */
+export const RELAY_ENDPOINTS = [...openAIEndpoints, ...responsesEndpoints, ...claudeEndpoints, ...geminiEndpoints];
+export { formatOf, formatOfPath, sendError } from './send-error.js';
+export { isRelayUrl } from './caller-format.js';
+export { answerRelayClientError, relayFrameworkError, relayNotFound } from './edge-errors.js';
+/** Every client-facing relay endpoint, each answering errors in its own format. */
+export const relayRoutes = async (app) => {
+    // No child logger per call (building one costs more than routing the call); errors name the request id themselves.
+    app.setChildLoggerFactory((logger) => logger);
+    // Bodies arrive as bytes (inflated when sent compressed): the relay parses them itself, to answer in the caller's
+    // format, and forwards them untouched.
+    const limit = app.ctx.config.bodyLimit;
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request, body) => decodeBody(body, contentEncoding(request.headers['content-encoding']), limit));
+    app.addHook('onRequest', (request, reply, done) => {
+        if (request.headers.origin !== undefined)
+            allowBrowsers(reply.raw);
+        done();
+    });
+    const paths = ['/v1*', '/pg/*', '/dashboard/*'];
+    registerPreflight(app, paths);
+    app.setErrorHandler((error, request, reply) => {
+        const err = toRelayError(error);
+        if (isOwnFailure(error))
+            request.log.error({ err: error, cause: error.cause, reqId: request.id }, 'relay error');
+        sendError(reply, err, formatOf(request));
+    });
+    registerEndpoints(app, RELAY_ENDPOINTS);
+    await app.register(openAIExtraRoutes);
+    await app.register(responsesRoutes);
+    await app.register(claudeRoutes);
+    await app.register(responsesCountRoutes);
+    await app.register(modelRoutes);
+    await app.register(billingRoutes);
+    registerUnmatched(app, paths);
+};
+//# sourceMappingURL=index.js.map

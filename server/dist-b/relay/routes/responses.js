@@ -1,0 +1,96 @@
+import { authenticateToken } from '../auth.js';
+import { RelayError } from '../errors.js';
+import { fastifyExchange, sendJson } from '../exchange.js';
+import { parseResponsesCall } from '../formats/responses/call.js';
+import { STATE, keeperLimitsMB } from '../formats/responses/store.js';
+import { beginTurn } from '../formats/responses/turn.js';
+import { relayCall } from '../pipeline.js';
+import { guarded } from './endpoint.js';
+/*
+ * OpenAI's Responses API: POST /v1/responses relays a call (references to responses the gateway keeps resolved
+ * first); GET /v1/responses/{id}, GET /v1/responses/{id}/input_items and DELETE /v1/responses/{id} answer from the
+ * responses the gateway keeps for the key's user. Another user's response, or one OpenAI keeps, is not found here.
+ */
+export const responsesEndpoints = [
+    {
+        path: '/v1/responses',
+        format: 'responses',
+        async handle(ctx, ex) {
+            const caller = await authenticateToken(ctx, ex);
+            const call = parseResponsesCall(ex.body);
+            await beginTurn(ctx.responses, caller.user.id, call);
+            await relayCall(ctx, { call, caller, playground: false, ex });
+        },
+    },
+];
+const invalid = (message, code = 'invalid_request_error') => new RelayError(400, message, code, 'invalid_request_error');
+function notFound(id) {
+    return new RelayError(404, `未找到 ID 为 '${id}' 的响应：它不存在、已过期、已被删除，或创建时 store 为 false`, 'response_not_found', 'invalid_request_error');
+}
+/** The caller's kept response, or the error that says why there is none. */
+async function keptResponse(ctx, userId, id, withInput) {
+    const found = await ctx.responses.findOne(userId, id, withInput);
+    if (!found)
+        throw notFound(id);
+    if (found.state === STATE.stored)
+        return found;
+    const { maxResponseMB, maxUserMB } = keeperLimitsMB(ctx.responses.limitsNow());
+    throw found.state === STATE.tooLarge
+        ? invalid(`响应 '${id}' 超过单个响应 ${maxResponseMB} MB 的保存上限，未被保存`, 'response_too_large')
+        : invalid(`响应 '${id}' 已在该用户保存的响应超过 ${maxUserMB} MB 时被清理`, 'response_evicted');
+}
+/** A list page of input items as OpenAI pages them: `limit` 1-100 (20), `order` asc|desc (desc), `after` an item id. */
+function inputItemsPage(items, query) {
+    const limit = query.limit === undefined ? 20 : Number(query.limit);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+        throw invalid('limit 必须是 1 到 100 之间的整数', 'invalid_value');
+    const order = query.order ?? 'desc';
+    if (order !== 'asc' && order !== 'desc')
+        throw invalid('order 只能是 asc 或 desc', 'invalid_value');
+    const ordered = order === 'asc' ? items : [...items].reverse();
+    let start = 0;
+    if (typeof query.after === 'string' && query.after) {
+        const at = ordered.findIndex((item) => item.id === query.after);
+        if (at < 0)
+            throw invalid(`after 指向的条目 '${query.after}' 不在该响应的输入中`, 'invalid_value');
+        start = at + 1;
+    }
+    const data = ordered.slice(start, start + limit);
+    return {
+        object: 'list',
+        data,
+        first_id: data[0]?.id ?? null,
+        last_id: data.at(-1)?.id ?? null,
+        has_more: start + limit < ordered.length,
+    };
+}
+/** A GET or DELETE on one kept response, answered in OpenAI's format. */
+function route(ctx, answer) {
+    return async (request, reply) => {
+        const ex = fastifyExchange(request, reply);
+        await guarded(ctx, ex, 'responses', async () => {
+            const caller = await authenticateToken(ctx, ex);
+            const { id } = request.params;
+            sendJson(ex.res, 200, await answer(caller.user.id, id, ex.query));
+        });
+    };
+}
+export const responsesRoutes = async (app) => {
+    const ctx = app.ctx;
+    const retrieve = route(ctx, async (userId, id, query) => {
+        // Streaming a finished response back (?stream=true) is for background responses, which are not relayed.
+        if (query.stream === 'true')
+            throw invalid('不支持以 stream=true 读取已保存的响应', 'unsupported_parameter');
+        return (await keptResponse(ctx, userId, id, false)).response;
+    });
+    const inputItems = route(ctx, async (userId, id, query) => inputItemsPage((await keptResponse(ctx, userId, id, true)).input ?? [], query));
+    const remove = route(ctx, async (userId, id) => {
+        if (!(await ctx.responses.remove(userId, id)))
+            throw notFound(id);
+        return { id, object: 'response', deleted: true };
+    });
+    app.get('/v1/responses/:id', { config: { format: 'responses' } }, (request, reply) => retrieve(request, reply));
+    app.get('/v1/responses/:id/input_items', { config: { format: 'responses' } }, (request, reply) => inputItems(request, reply));
+    app.delete('/v1/responses/:id', { config: { format: 'responses' } }, (request, reply) => remove(request, reply));
+};
+//# sourceMappingURL=responses.js.map

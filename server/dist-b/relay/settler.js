@@ -1,0 +1,196 @@
+import { randomBytes } from 'node:crypto';
+import { repairLogRow } from '../store/log-row.js';
+import { applySettlements, applySettlementsIsolated, pruneSettlementBatches, settlementBatchWritten } from '../store/quota.js';
+import { databaseCannotWrite } from '../store/write-failure.js';
+/** Waits between retries of a batch the database could not take at all (it is down or unreachable). */
+const RETRY_MS = [250, 500, 1000, 2000, 5000];
+/** Batch records older than this are pruned (every PRUNE_EVERY batches): only a batch still in doubt is looked up. */
+const BATCH_RECORD_SECONDS = 3600;
+const PRUNE_EVERY = 1000;
+/**
+ * Batches the final accounting of calls: balances, counters and consume logs are written together, in one
+ * transaction per batch, every `intervalMs` or every `maxBatch` calls.
+ *
+ * One bad row must never hold back the others: a batch the database refuses is written again with its rows repaired
+ * (log-row.ts) and each log under its own savepoint, so the charges always land and a row still refused is set aside
+ * into the error log, whole. Only a batch that cannot be written at all (the database is away) is kept, in order, and
+ * retried. A batch is never written twice: each records its id in its own transaction, and a kept batch is first
+ * looked up, since the connection may have died after the database committed it. close() writes everything still
+ * queued (graceful shutdown).
+ */
+export const DEFAULT_MAX_PENDING = 50_000;
+export class Settler {
+    db;
+    log;
+    intervalMs;
+    maxBatch;
+    stats = { batches: 0, failedBatches: 0, repairedRows: 0, setAsideRows: 0 };
+    queue = [];
+    kept = [];
+    /** Settlements in `kept`, counted as they come and go (read on every call). */
+    keptSettlements = 0;
+    timer = null;
+    flushing = null;
+    failuresInARow = 0;
+    sincePrune = 0;
+    /**
+     * Settlements waiting to be written at most (SETTLEMENT_MAX_PENDING) before the relay takes no new calls: the
+     * database is away or too slow, and what is owed must not pile up in memory without end.
+     */
+    maxPending = DEFAULT_MAX_PENDING;
+    /** Told of every batch written (whole or row by row), e.g. so calls waiting for balance try again. */
+    onWritten = null;
+    constructor(db, log, intervalMs = 100, maxBatch = 200) {
+        this.db = db;
+        this.log = log;
+        this.intervalMs = intervalMs;
+        this.maxBatch = maxBatch;
+    }
+    add(s) {
+        this.queue.push(s);
+        if (this.queue.length >= this.maxBatch && this.failuresInARow === 0)
+            void this.flush();
+        else
+            this.schedule(this.intervalMs);
+    }
+    /** Writes what is queued as soon as the current write (if any) is done, not after the interval. */
+    flushSoon() {
+        if (this.queue.length === 0 || this.failuresInARow > 0)
+            return;
+        if (this.timer)
+            clearTimeout(this.timer);
+        this.timer = null;
+        this.schedule(0);
+    }
+    schedule(ms) {
+        if (this.timer)
+            return;
+        this.timer = setTimeout(() => void this.flush(), ms);
+        this.timer.unref();
+    }
+    /** Writes everything queued so far; resolves when it is in the database or has failed this time. */
+    async flush() {
+        if (this.timer) {
+            clearTimeout(this.timer);
+            this.timer = null;
+        }
+        while (this.flushing)
+            await this.flushing;
+        if (this.pending === 0)
+            return;
+        this.flushing = this.writeAll().finally(() => {
+            this.flushing = null;
+        });
+        await this.flushing;
+    }
+    /** Kept batches first, in order (one that fails again ends the round), then what is queued as a new batch. */
+    async writeAll() {
+        while (this.kept.length > 0) {
+            if (!(await this.write(this.kept[0])))
+                return;
+            this.keptSettlements -= this.kept.shift().settlements.length;
+        }
+        if (this.queue.length === 0)
+            return;
+        const batch = { id: randomBytes(16).toString('hex'), settlements: this.queue };
+        this.queue = [];
+        if (!(await this.write(batch))) {
+            this.kept.push(batch);
+            this.keptSettlements += batch.settlements.length;
+        }
+    }
+    /** One attempt at a batch; false when the database could not take it (then a retry is scheduled). */
+    async write(batch) {
+        try {
+            // A batch kept after a failed attempt may have been committed all the same, its answer lost with the connection.
+            if (batch !== this.kept[0] || !(await settlementBatchWritten(this.db, batch.id))) {
+                await applySettlements(this.db, batch.settlements, batch.id);
+            }
+            else {
+                this.log.warn({ size: batch.settlements.length }, 'a settlement batch whose commit was in doubt had been written; not writing it again');
+            }
+            this.written(batch.settlements);
+            return true;
+        }
+        catch (err) {
+            this.stats.failedBatches++;
+            // Not the rows' fault: writing them one by one would fail the same way.
+            if (databaseCannotWrite(err))
+                return this.retryLater(batch, err);
+            this.log.warn({ err, size: batch.settlements.length }, 'settlement batch refused; writing it row by row');
+        }
+        batch.settlements = batch.settlements.map((s) => this.repaired(s));
+        try {
+            const refused = await applySettlementsIsolated(this.db, batch.settlements, batch.id);
+            for (const row of refused) {
+                this.stats.setAsideRows++;
+                this.log.error({ row }, 'consume log refused by the database: its charge is applied, the row is set aside here');
+            }
+            this.written(batch.settlements);
+            return true;
+        }
+        catch (err) {
+            return this.retryLater(batch, err);
+        }
+    }
+    /** Nothing could be written: the database is away. The batch stays ahead of newer calls and is tried again. */
+    retryLater(batch, err) {
+        const wait = RETRY_MS[Math.min(this.failuresInARow, RETRY_MS.length - 1)];
+        this.failuresInARow++;
+        this.log.error({ err, size: batch.settlements.length, pending: this.pending + batch.settlements.length, retryInMs: wait }, 'settlement write failed; will retry');
+        this.schedule(wait);
+        return false;
+    }
+    written(batch) {
+        this.stats.batches++;
+        this.failuresInARow = 0;
+        if (this.queue.length > 0)
+            this.schedule(this.intervalMs);
+        this.onWritten?.(batch);
+        if (++this.sincePrune >= PRUNE_EVERY) {
+            this.sincePrune = 0;
+            pruneSettlementBatches(this.db, Math.floor(Date.now() / 1000) - BATCH_RECORD_SECONDS).catch((err) => this.log.warn({ err }, 'pruning settlement batch records failed'));
+        }
+    }
+    repaired(s) {
+        if (!s.log)
+            return s;
+        const { row, changed } = repairLogRow(s.log);
+        if (changed.length === 0)
+            return s;
+        this.stats.repairedRows++;
+        this.log.error({ row: s.log, changed }, 'consume log repaired before writing');
+        return { ...s, log: row };
+    }
+    /** Too many settlements wait to be written for another call to be taken. */
+    get full() {
+        return this.queue.length + this.keptSettlements >= this.maxPending;
+    }
+    /** Settlements not yet written (queued, or kept after a failed write). */
+    get pending() {
+        return this.queue.length + this.keptSettlements;
+    }
+    /**
+     * Writes what is queued, retrying while the database is away, until `deadline` (ms since the epoch, default 5 s
+     * from now). Resolves with the number of settlements still unwritten.
+     */
+    async close(deadline = Date.now() + 5000) {
+        while ((this.pending > 0 || this.flushing) && Date.now() < deadline) {
+            const before = this.failuresInARow;
+            await this.flush();
+            if (this.failuresInARow > before && this.pending > 0) {
+                await new Promise((r) => setTimeout(r, Math.min(RETRY_MS[0], Math.max(0, deadline - Date.now()))));
+            }
+        }
+        if (this.timer) {
+            clearTimeout(this.timer);
+            this.timer = null;
+        }
+        if (this.pending > 0) {
+            const settlements = [...this.kept.flatMap((k) => k.settlements), ...this.queue];
+            this.log.error({ pending: settlements.length, settlements }, 'settlements left unwritten at shutdown');
+        }
+        return this.pending;
+    }
+}
+//# sourceMappingURL=settler.js.map

@@ -1,0 +1,193 @@
+import { CHANNEL_TYPE, defaultBaseUrl, defaultModels, isOpenAIFormat } from '@switchyard/shared';
+/*
+ * Admin calls to a channel's upstream that are not relaying: its model list and its account balance. Failures are
+ * reported as UpstreamQueryError with a message fit for the console — never the key, never the upstream's body.
+ */
+export class UpstreamQueryError extends Error {
+}
+const TIMEOUT_MS = 15_000;
+/** Listings longer than this many pages are cut: a cursor that never ends must not hold the console. */
+const MAX_PAGES = 20;
+const ANTHROPIC_VERSION = '2023-06-01';
+const MODELS_FAILED = '获取模型列表失败';
+const baseOf = (channel) => (channel.baseUrl || defaultBaseUrl(channel.type)).replace(/\/+$/, '');
+const bearer = (key) => ({ authorization: `Bearer ${key}` });
+async function getJson(url, headers, failure) {
+    let res;
+    try {
+        res = await fetch(url, { headers: { ...headers, accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
+    }
+    catch (err) {
+        const timedOut = err.name === 'TimeoutError';
+        throw new UpstreamQueryError(`${failure}：${timedOut ? '请求超时' : '无法连接上游'}`);
+    }
+    if (!res.ok) {
+        await res.body?.cancel();
+        throw new UpstreamQueryError(`${failure}：上游返回 HTTP ${res.status}`);
+    }
+    try {
+        return await res.json();
+    }
+    catch {
+        throw new UpstreamQueryError(`${failure}：上游返回的不是合法的 JSON`);
+    }
+}
+const firstKey = (key) => key.split('\n')[0].trim();
+/** The non-empty string `field` of each entry of a listing; a listing that is not a list is a bad answer. */
+function namesIn(list, field) {
+    if (!Array.isArray(list))
+        throw new UpstreamQueryError(`${MODELS_FAILED}：上游返回的格式不正确`);
+    return list.map((m) => m?.[field]).filter((v) => typeof v === 'string' && v !== '');
+}
+/**
+ * Every page of a paged listing: `page` fetches one page from a cursor ('' first) and says where the next starts
+ * ('' at the end). Stops at MAX_PAGES or when a cursor comes back again.
+ */
+async function allPages(page) {
+    const names = [];
+    const seen = new Set();
+    let cursor = '';
+    for (let i = 0; i < MAX_PAGES; i++) {
+        const got = await page(cursor);
+        names.push(...got.names);
+        if (!got.next || seen.has(got.next))
+            break;
+        seen.add(got.next);
+        cursor = got.next;
+    }
+    return names;
+}
+/** An OpenAI-compatible list ({data: [{id}]}). */
+async function openAIModels(url, key) {
+    return namesIn((await getJson(url, bearer(key), MODELS_FAILED))?.data, 'id');
+}
+/** Anthropic: GET /v1/models with its own key header, {data: [{id}], has_more, last_id} paged by after_id. */
+function claudeModels(base, key) {
+    const url = /\/v1$/.test(base) ? `${base}/models` : `${base}/v1/models`;
+    const headers = { 'x-api-key': key, 'anthropic-version': ANTHROPIC_VERSION };
+    return allPages(async (after) => {
+        const body = (await getJson(`${url}?limit=1000${after ? `&after_id=${encodeURIComponent(after)}` : ''}`, headers, MODELS_FAILED));
+        const last = body?.last_id;
+        return { names: namesIn(body?.data, 'id'), next: body?.has_more === true && typeof last === 'string' ? last : '' };
+    });
+}
+/** Gemini: GET /v1beta/models with x-goog-api-key, {models: [{name: "models/..."}], nextPageToken} paged by pageToken. */
+function geminiModels(base, key) {
+    const url = `${/\/v\d+(alpha|beta)?\d*$/.test(base) ? base : `${base}/v1beta`}/models?pageSize=1000`;
+    return allPages(async (token) => {
+        const body = (await getJson(token ? `${url}&pageToken=${encodeURIComponent(token)}` : url, { 'x-goog-api-key': key }, MODELS_FAILED));
+        const next = body?.nextPageToken;
+        return { names: namesIn(body?.models, 'name').map((n) => n.replace(/^models\//, '')), next: typeof next === 'string' ? next : '' };
+    });
+}
+/** Cohere: GET /v1/models, {models: [{name}], next_page_token} paged by page_token. */
+function cohereModels(base, key) {
+    const url = `${base.replace(/\/v\d+$/, '')}/v1/models?page_size=1000`;
+    return allPages(async (token) => {
+        const body = (await getJson(token ? `${url}&page_token=${encodeURIComponent(token)}` : url, bearer(key), MODELS_FAILED));
+        const next = body?.next_page_token;
+        return { names: namesIn(body?.models, 'name'), next: typeof next === 'string' ? next : '' };
+    });
+}
+/** Cloudflare Workers AI: the account's model search, in the v4 envelope ({result: [{name}], result_info}) paged by page. */
+function cloudflareModels(base, key, accountId) {
+    if (!accountId)
+        throw new UpstreamQueryError(`${MODELS_FAILED}：Cloudflare 渠道需要在"其他参数"中填写 Account ID`);
+    const url = `${base}/client/v4/accounts/${encodeURIComponent(accountId)}/ai/models/search?per_page=100`;
+    return allPages(async (cursor) => {
+        const page = Number(cursor || '1');
+        const body = (await getJson(`${url}&page=${page}`, bearer(key), MODELS_FAILED));
+        const names = namesIn(body?.result, 'name');
+        const info = body?.result_info;
+        const total = Number(info?.total_count);
+        const perPage = Number(info?.per_page) || names.length;
+        const more = names.length > 0 && Number.isFinite(total) && page * perPage < total;
+        return { names, next: more ? String(page + 1) : '' };
+    });
+}
+const T = CHANNEL_TYPE;
+/** Types with their own listing API. */
+const LISTED = new Set([T.ANTHROPIC, T.GEMINI, T.COHERE, T.CLOUDFLARE]);
+/** Types without a cheap listing call (Bedrock's and Vertex's need other credentials and list far more than they serve): the type's default models. */
+const DEFAULT_LISTED = new Set([T.AWS, T.VERTEX_AI]);
+/** Channel types whose model list can be fetched. */
+export const canFetchModels = (type) => isOpenAIFormat(type) || LISTED.has(type) || DEFAULT_LISTED.has(type);
+/**
+ * Model ids the upstream lists: {base}/v1/models for OpenAI-compatible types, each provider's own listing for Claude,
+ * Gemini (without the models/ prefix), Cohere and Cloudflare, the type's defaults for AWS and Vertex.
+ */
+export async function fetchUpstreamModels(channel) {
+    if (DEFAULT_LISTED.has(channel.type))
+        return [...defaultModels(channel.type)];
+    const base = baseOf(channel);
+    if (!base)
+        throw new UpstreamQueryError(`${MODELS_FAILED}：渠道未设置 Base URL`);
+    const key = firstKey(channel.key);
+    let ids;
+    switch (channel.type) {
+        case T.ANTHROPIC:
+            ids = await claudeModels(base, key);
+            break;
+        case T.GEMINI:
+            ids = await geminiModels(base, key);
+            break;
+        case T.COHERE:
+            ids = await cohereModels(base, key);
+            break;
+        case T.CLOUDFLARE:
+            ids = await cloudflareModels(base, key, channel.other.trim());
+            break;
+        default:
+            ids = await openAIModels(`${base}/v1/models`, key);
+    }
+    return [...new Set(ids)];
+}
+const ymd = (d) => d.toISOString().slice(0, 10);
+/** OpenAI's dashboard billing: hard limit minus this month's usage (or the last 100 days' without a payment method). */
+async function openAIBalance(base, key) {
+    const sub = (await getJson(`${base}/v1/dashboard/billing/subscription`, bearer(key), '获取余额失败'));
+    const now = new Date();
+    const start = sub.has_payment_method
+        ? `${now.toISOString().slice(0, 7)}-01`
+        : ymd(new Date(now.getTime() - 100 * 86_400_000));
+    const end = ymd(new Date(now.getTime() + 86_400_000));
+    const usage = (await getJson(`${base}/v1/dashboard/billing/usage?start_date=${start}&end_date=${end}`, bearer(key), '获取余额失败'));
+    const limit = Number(sub.hard_limit_usd ?? NaN);
+    const used = Number(usage.total_usage ?? 0) / 100;
+    if (!Number.isFinite(limit) || !Number.isFinite(used))
+        throw new UpstreamQueryError('获取余额失败：上游返回的格式不正确');
+    return limit - used;
+}
+async function siliconFlowBalance(base, key) {
+    const body = (await getJson(`${base}/v1/user/info`, bearer(key), '获取余额失败'));
+    const balance = Number.parseFloat(String(body.data?.totalBalance ?? ''));
+    if (!Number.isFinite(balance))
+        throw new UpstreamQueryError('获取余额失败：上游返回的格式不正确');
+    return balance;
+}
+async function deepSeekBalance(base, key) {
+    const body = (await getJson(`${base}/user/balance`, bearer(key), '获取余额失败'));
+    const entry = body.balance_infos?.find((b) => b.currency === 'CNY') ?? body.balance_infos?.[0];
+    const balance = Number.parseFloat(String(entry?.total_balance ?? ''));
+    if (!Number.isFinite(balance))
+        throw new UpstreamQueryError('获取余额失败：上游返回的格式不正确');
+    return balance;
+}
+/** The channel's remaining balance as its upstream reports it; '尚未实现' for types without a balance API. */
+export async function fetchUpstreamBalance(channel) {
+    const base = baseOf(channel);
+    const key = firstKey(channel.key);
+    switch (channel.type) {
+        case CHANNEL_TYPE.OPENAI:
+        case CHANNEL_TYPE.CUSTOM:
+            if (!base)
+                break;
+            return openAIBalance(base, key);
+        case CHANNEL_TYPE.SILICONFLOW:
+            return siliconFlowBalance(base, key);
+        case CHANNEL_TYPE.DEEPSEEK:
+            return deepSeekBalance(base, key);
+    }
+    throw new UpstreamQueryError('尚未实现');
+}
+//# sourceMappingURL=channel-upstream.js.map

@@ -1,0 +1,58 @@
+/*
+ * A log row the database would refuse, made acceptable. Rows are built from facts captured when a call arrives, so
+ * a refusal means a bug or a value out of the columns' range (a 300-character model name on PostgreSQL, a NUL byte,
+ * a token count past 2^31); either way the row must still be written — it is the record of a charge.
+ */
+/** varchar lengths of the logs table (migration 001). */
+const TEXT_LIMITS = { username: 64, token_name: 64, model_name: 255, group: 64, ip: 64 };
+/** TEXT columns: MySQL's TEXT holds 65,535 bytes; a quarter of that in characters is safe for any UTF-8. */
+const LONG_TEXT = ['content', 'other'];
+const LONG_TEXT_CHARS = 16_000;
+const INT32 = ['user_id', 'type', 'prompt_tokens', 'completion_tokens', 'use_time', 'is_stream', 'channel_id', 'token_id'];
+const INT64 = ['created_at', 'quota'];
+const INT32_MAX = 2_147_483_647;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+function text(value, limit) {
+    let s = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
+    // PostgreSQL refuses NUL in text; lone surrogates are not UTF-8.
+    if (s.includes('\u0000'))
+        s = s.replaceAll('\u0000', '');
+    s = s.replace(LONE_SURROGATE, '\uFFFD');
+    return s.length > limit ? s.slice(0, limit) : s;
+}
+function integer(value, max) {
+    const n = typeof value === 'number' ? value : Number(value);
+    if (!Number.isFinite(n))
+        return 0;
+    return Math.min(max, Math.max(-max, Math.round(n)));
+}
+/** The row with every column of the type and size its column takes; `changed` names what had to change. */
+export function repairLogRow(row) {
+    const source = row;
+    const out = {};
+    const changed = [];
+    const put = (column, value) => {
+        out[column] = value;
+        if (value !== source[column])
+            changed.push(column);
+    };
+    for (const column of INT32)
+        put(column, integer(source[column], INT32_MAX));
+    for (const column of INT64)
+        put(column, integer(source[column], Number.MAX_SAFE_INTEGER));
+    for (const [column, limit] of Object.entries(TEXT_LIMITS))
+        put(column, text(source[column], limit));
+    for (const column of LONG_TEXT)
+        put(column, text(source[column], LONG_TEXT_CHARS));
+    // `other` is JSON the console parses; a cut one is replaced by an empty object rather than stored broken.
+    if (out.other !== source.other && out.other !== '') {
+        try {
+            JSON.parse(out.other);
+        }
+        catch {
+            out.other = '{}';
+        }
+    }
+    return { row: out, changed };
+}
+//# sourceMappingURL=log-row.js.map

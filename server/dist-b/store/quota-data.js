@@ -1,0 +1,106 @@
+import { sql } from 'kysely';
+export const HOUR_SECONDS = 3600;
+/** The start of the hour (unix seconds) a moment falls in: the row's `created_at`. */
+export const hourOf = (unixSeconds) => unixSeconds - (((unixSeconds % HOUR_SECONDS) + HOUR_SECONDS) % HOUR_SECONDS);
+const ROWS_PER_STATEMENT = 100;
+const ATTEMPTS = 5;
+/** Deadlocks and serialization failures: the transaction did nothing and may simply run again. */
+function isRetryable(err) {
+    const e = err;
+    return e.code === '40P01' || e.code === '40001' || e.errno === 1213 || e.errno === 1205 || e.code === 'SQLITE_BUSY';
+}
+function byKey(a, b) {
+    return a.userId - b.userId || a.createdAt - b.createdAt || (a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0);
+}
+async function upsert(db, dialect, rows) {
+    const values = rows.map((r) => ({
+        user_id: r.userId,
+        username: r.username,
+        model_name: r.modelName,
+        created_at: r.createdAt,
+        count: r.count,
+        token_used: r.tokenUsed,
+        quota: r.quota,
+    }));
+    const insert = db.insertInto('quota_data').values(values);
+    if (dialect === 'mysql') {
+        const added = (column) => sql `${sql.ref(column)} + values(${sql.ref(column)})`;
+        await insert
+            .onDuplicateKeyUpdate({
+            count: added('count'),
+            token_used: added('token_used'),
+            quota: added('quota'),
+            username: sql `values(${sql.ref('username')})`,
+        })
+            .execute();
+        return;
+    }
+    await insert
+        .onConflict((oc) => oc.columns(['user_id', 'model_name', 'created_at']).doUpdateSet((eb) => ({
+        count: eb('quota_data.count', '+', eb.ref('excluded.count')),
+        token_used: eb('quota_data.token_used', '+', eb.ref('excluded.token_used')),
+        quota: eb('quota_data.quota', '+', eb.ref('excluded.quota')),
+        username: eb.ref('excluded.username'),
+    })))
+        .execute();
+}
+/**
+ * Adds the deltas to their rows (creating missing ones), all or nothing. Rows go in key order so that two
+ * processes flushing overlapping hours lock them in the same order; a deadlock that happens anyway is retried.
+ */
+export async function addQuotaData(db, dialect, deltas) {
+    if (deltas.length === 0)
+        return;
+    const rows = [...deltas].sort(byKey);
+    for (let attempt = 1;; attempt++) {
+        try {
+            await db.transaction().execute(async (trx) => {
+                for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT)
+                    await upsert(trx, dialect, rows.slice(i, i + ROWS_PER_STATEMENT));
+            });
+            return;
+        }
+        catch (err) {
+            if (attempt >= ATTEMPTS || !isRetryable(err))
+                throw err;
+            await new Promise((resolve) => setTimeout(resolve, 10 * attempt + Math.random() * 20));
+        }
+    }
+}
+/**
+ * Usage per model and hour in the time range, summed over the users the filter selects (every user when it
+ * selects none), oldest hour first.
+ */
+export async function quotaDataSeries(db, filter) {
+    let q = db
+        .selectFrom('quota_data')
+        .select((eb) => [
+        'model_name',
+        'created_at',
+        eb.fn.sum('count').as('count'),
+        eb.fn.sum('token_used').as('token_used'),
+        eb.fn.sum('quota').as('quota'),
+    ])
+        .where('created_at', '>=', hourOf(filter.start))
+        .where('created_at', '<=', filter.end);
+    if (filter.userId !== undefined)
+        q = q.where('user_id', '=', filter.userId);
+    const username = filter.username;
+    if (username) {
+        q = q.where((eb) => eb.or([
+            eb('username', '=', username),
+            eb('user_id', 'in', eb.selectFrom('users').select('id').where('username', '=', username)),
+        ]));
+    }
+    const rows = await q.groupBy(['created_at', 'model_name']).orderBy('created_at').orderBy('model_name').execute();
+    return rows.map((r) => ({
+        user_id: filter.userId ?? 0,
+        username: username ?? '',
+        model_name: r.model_name,
+        created_at: Number(r.created_at),
+        count: Number(r.count),
+        token_used: Number(r.token_used),
+        quota: Number(r.quota),
+    }));
+}
+//# sourceMappingURL=quota-data.js.map

@@ -1,0 +1,159 @@
+import { databaseCannotWrite } from './write-failure.js';
+/*
+ * The relay's balance writes on SQLite, run synchronously with prepared statements: one settlement batch or one
+ * reservation is a single transaction that nothing can interleave (better-sqlite3 answers on this thread), and it
+ * skips Kysely's query building and the promise hops between statements. The statements say exactly what the
+ * Kysely versions in quota.ts say; the store tests run both against the same expectations.
+ *
+ * Kysely shares this connection. While it holds a transaction open (between the awaits of a transaction callback)
+ * these functions must not start one of their own, or their writes would join that transaction; they then answer
+ * null and the caller takes the Kysely path, which waits for the connection.
+ */
+/** Every column of a consume log the relay writes, in a fixed order (the insert's parameters follow it). */
+export const LOG_COLUMNS = [
+    'user_id',
+    'created_at',
+    'type',
+    'content',
+    'username',
+    'token_name',
+    'model_name',
+    'quota',
+    'prompt_tokens',
+    'completion_tokens',
+    'use_time',
+    'is_stream',
+    'channel_id',
+    'token_id',
+    'group',
+    'ip',
+    'other',
+];
+/** Rows per insert statement: logs go in as many of the largest as fit, then the smaller ones. */
+const INSERT_SIZES = [100, 10, 1];
+class Statements {
+    db;
+    reserveUser;
+    reserveToken;
+    unreserveUser;
+    settleUser;
+    settleToken;
+    settleChannel;
+    inserts = new Map();
+    constructor(db) {
+        this.db = db;
+        this.reserveUser = db.prepare('update "users" set "quota" = "quota" - ? where "id" = ? and "quota" >= ?');
+        this.reserveToken = db.prepare('update "tokens" set "remain_quota" = "remain_quota" - ? where "id" = ? and "remain_quota" >= ?');
+        this.unreserveUser = db.prepare('update "users" set "quota" = "quota" + ? where "id" = ?');
+        this.settleUser = db.prepare('update "users" set "quota" = "quota" - ?, "used_quota" = "used_quota" + ?, "request_count" = "request_count" + ? where "id" = ?');
+        this.settleToken = db.prepare('update "tokens" set "remain_quota" = "remain_quota" - ?, "used_quota" = "used_quota" + ? where "id" = ?');
+        this.settleChannel = db.prepare('update "channels" set "used_quota" = "used_quota" + ? where "id" = ?');
+    }
+    insertLogs(rows) {
+        let stmt = this.inserts.get(rows);
+        if (!stmt) {
+            const one = `(${LOG_COLUMNS.map(() => '?').join(', ')})`;
+            const values = Array.from({ length: rows }, () => one).join(', ');
+            stmt = this.db.prepare(`insert into "logs" (${LOG_COLUMNS.map((c) => `"${c}"`).join(', ')}) values ${values}`);
+            this.inserts.set(rows, stmt);
+        }
+        return stmt;
+    }
+}
+const prepared = new WeakMap();
+function statementsOf(db) {
+    let s = prepared.get(db);
+    if (!s) {
+        s = new Statements(db);
+        prepared.set(db, s);
+    }
+    return s;
+}
+/** Takes `amount` from the user and (unless unlimited or absent) the token, both or neither; null when busy. */
+export function reserveSync(db, userId, tokenId, amount) {
+    if (db.inTransaction)
+        return null;
+    const s = statementsOf(db);
+    return db.transaction(() => {
+        if (s.reserveUser.run(amount, userId, amount).changes !== 1)
+            return 'user_short';
+        if (tokenId > 0 && s.reserveToken.run(amount, tokenId, amount).changes !== 1) {
+            s.unreserveUser.run(amount, userId);
+            return 'token_short';
+        }
+        return 'ok';
+    })();
+}
+function settleBalances(s, changes) {
+    for (const [id, u] of changes.users)
+        s.settleUser.run(u.delta, u.used, u.requests, id);
+    for (const [id, t] of changes.tokens)
+        s.settleToken.run(t.delta, t.used, id);
+    for (const [id, used] of changes.channels)
+        s.settleChannel.run(used, id);
+}
+/**
+ * settleSync with each log inserted under its own savepoint (better-sqlite3 nests transactions that way): the rows
+ * the database refuses are rolled back alone and returned. Null when busy or a log lacks a column. A log the database
+ * cannot write whatever it holds (the table away, the file locked) throws, and nothing of the batch is written.
+ */
+export function settleSyncIsolated(db, changes) {
+    if (db.inTransaction)
+        return null;
+    const rows = changes.logs;
+    for (const row of rows) {
+        for (const column of LOG_COLUMNS)
+            if (row[column] === undefined)
+                return null;
+    }
+    const s = statementsOf(db);
+    const insertOne = s.insertLogs(1);
+    const refused = [];
+    db.transaction(() => {
+        settleBalances(s, changes);
+        for (const row of rows) {
+            try {
+                db.transaction(() => insertOne.run(LOG_COLUMNS.map((column) => row[column])))();
+            }
+            catch (err) {
+                if (databaseCannotWrite(err))
+                    throw err;
+                refused.push(row);
+            }
+        }
+    })();
+    return refused;
+}
+/** Applies one batch of settlements in one transaction; false when busy or a log lacks a column (nothing written). */
+export function settleSync(db, changes) {
+    if (db.inTransaction)
+        return false;
+    for (const row of changes.logs) {
+        for (const column of LOG_COLUMNS)
+            if (row[column] === undefined)
+                return false;
+    }
+    const s = statementsOf(db);
+    db.transaction(() => {
+        settleBalances(s, changes);
+        const { logs } = changes;
+        let at = 0;
+        for (const size of INSERT_SIZES) {
+            if (logs.length - at < size)
+                continue;
+            const stmt = s.insertLogs(size);
+            const params = new Array(size * LOG_COLUMNS.length);
+            for (; logs.length - at >= size; at += size) {
+                let p = 0;
+                for (let r = at; r < at + size; r++) {
+                    const row = logs[r];
+                    for (const column of LOG_COLUMNS)
+                        params[p++] = row[column];
+                }
+                stmt.run(params);
+            }
+        }
+    })();
+    return true;
+}
+//# sourceMappingURL=quota-sqlite.js.map

@@ -1,0 +1,218 @@
+import { CompiledQuery, sql } from 'kysely';
+import { sqliteHandleOf } from '../db/sqlite-handle.js';
+import { reserveSync, settleSync, settleSyncIsolated } from './quota-sqlite.js';
+import { databaseCannotWrite } from './write-failure.js';
+/** Takes `amount` from the user and (unless unlimited or absent) the token, both or neither. */
+export async function reserveQuota(db, r) {
+    if (r.amount <= 0)
+        return 'ok';
+    const sqlite = sqliteHandleOf(db);
+    if (sqlite) {
+        const outcome = reserveSync(sqlite, r.userId, r.tokenId > 0 && !r.tokenUnlimited ? r.tokenId : 0, r.amount);
+        if (outcome)
+            return outcome;
+    }
+    return db.transaction().execute(async (trx) => {
+        const user = await trx
+            .updateTable('users')
+            .set({ quota: sql `quota - ${r.amount}` })
+            .where('id', '=', r.userId)
+            .where('quota', '>=', r.amount)
+            .executeTakeFirst();
+        if (Number(user.numUpdatedRows) !== 1)
+            return 'user_short';
+        if (r.tokenId > 0 && !r.tokenUnlimited) {
+            const token = await trx
+                .updateTable('tokens')
+                .set({ remain_quota: sql `remain_quota - ${r.amount}` })
+                .where('id', '=', r.tokenId)
+                .where('remain_quota', '>=', r.amount)
+                .executeTakeFirst();
+            if (Number(token.numUpdatedRows) !== 1) {
+                // Undo the user's part inside the same transaction: rolling back by hand keeps one code path for all dialects.
+                await trx.updateTable('users').set({ quota: sql `quota + ${r.amount}` }).where('id', '=', r.userId).execute();
+                return 'token_short';
+            }
+        }
+        return 'ok';
+    });
+}
+/**
+ * Applies settlements in one transaction: the difference between cost and reservation moves the balances, used
+ * quota and request counts grow, channels' used quota grows, and each call's consume log is written with it —
+ * so the logs always add up to the balances. `batchId` is recorded in the same transaction (settlement_batches),
+ * so after a commit whose answer was lost `settlementBatchWritten` tells whether it happened. SQLite's synchronous
+ * path records none: in-process, a commit that fails did not happen.
+ */
+export async function applySettlements(db, batch, batchId) {
+    if (batch.length === 0)
+        return;
+    const changes = balanceChanges(batch);
+    const sqlite = sqliteHandleOf(db);
+    if (sqlite && settleSync(sqlite, changes))
+        return;
+    await db.transaction().execute(async (trx) => {
+        await recordBatch(trx, batchId);
+        await applyBalances(trx, changes);
+        const { logs } = changes;
+        for (let i = 0; i < logs.length; i += 100)
+            await insertLogs(db, trx, logs.slice(i, i + 100));
+    });
+}
+/**
+ * The same writes as applySettlements, each consume log inserted on its own under a savepoint: a row the database
+ * refuses is rolled back alone and returned, while the balances and every other row are written. For a batch that
+ * failed as a whole; slower, so never the first try. A log the database cannot write whatever it holds (the table
+ * away or locked, the connection lost) fails the whole transaction instead, so the batch is kept and retried rather
+ * than every log set aside.
+ */
+export async function applySettlementsIsolated(db, batch, batchId) {
+    if (batch.length === 0)
+        return [];
+    const changes = balanceChanges(batch);
+    const sqlite = sqliteHandleOf(db);
+    const refusedSync = sqlite ? settleSyncIsolated(sqlite, changes) : null;
+    if (refusedSync)
+        return refusedSync;
+    return db.transaction().execute(async (trx) => {
+        await recordBatch(trx, batchId);
+        await applyBalances(trx, changes);
+        const refused = [];
+        for (const row of changes.logs) {
+            await sql `savepoint log_row`.execute(trx);
+            try {
+                await trx.insertInto('logs').values(row).execute();
+                await sql `release savepoint log_row`.execute(trx);
+            }
+            catch (err) {
+                if (databaseCannotWrite(err))
+                    throw err;
+                await sql `rollback to savepoint log_row`.execute(trx);
+                refused.push(row);
+            }
+        }
+        return refused;
+    });
+}
+async function recordBatch(trx, batchId) {
+    if (batchId)
+        await trx.insertInto('settlement_batches').values({ id: batchId, created_at: Math.floor(Date.now() / 1000) }).execute();
+}
+/** Whether the settlement batch `batchId` was written (its commit's answer may have been lost with the connection). */
+export async function settlementBatchWritten(db, batchId) {
+    const row = await db.selectFrom('settlement_batches').select('id').where('id', '=', batchId).executeTakeFirst();
+    return row !== undefined;
+}
+/** Forgets the batches recorded before `before` (unix seconds): only a batch still in doubt is ever looked up. */
+export async function pruneSettlementBatches(db, before) {
+    await db.deleteFrom('settlement_batches').where('created_at', '<', before).execute();
+}
+async function applyBalances(trx, changes) {
+    for (const [id, u] of changes.users) {
+        await trx
+            .updateTable('users')
+            .set({
+            quota: sql `quota - ${u.delta}`,
+            used_quota: sql `used_quota + ${u.used}`,
+            request_count: sql `request_count + ${u.requests}`,
+        })
+            .where('id', '=', id)
+            .execute();
+    }
+    for (const [id, t] of changes.tokens) {
+        await trx
+            .updateTable('tokens')
+            .set({ remain_quota: sql `remain_quota - ${t.delta}`, used_quota: sql `used_quota + ${t.used}` })
+            .where('id', '=', id)
+            .execute();
+    }
+    for (const [id, used] of changes.channels) {
+        await trx.updateTable('channels').set({ used_quota: sql `used_quota + ${used}` }).where('id', '=', id).execute();
+    }
+}
+/** What a batch changes: per user, token and channel summed, rows with nothing to change left out; the logs. */
+function balanceChanges(batch) {
+    const users = new Map();
+    const tokens = new Map();
+    const channels = new Map();
+    const logs = [];
+    for (const s of batch) {
+        const r = s.reservation;
+        const delta = s.cost - r.amount;
+        const u = users.get(r.userId) ?? { delta: 0, used: 0, requests: 0 };
+        u.delta += delta;
+        u.used += s.cost;
+        u.requests += s.countsAsRequest ? 1 : 0;
+        users.set(r.userId, u);
+        if (r.tokenId > 0) {
+            const t = tokens.get(r.tokenId) ?? { delta: 0, used: 0 };
+            t.delta += r.tokenUnlimited ? 0 : delta;
+            t.used += s.cost;
+            tokens.set(r.tokenId, t);
+        }
+        if (s.channelId > 0 && s.cost > 0)
+            channels.set(s.channelId, (channels.get(s.channelId) ?? 0) + s.cost);
+        if (s.log)
+            logs.push(s.log);
+    }
+    for (const [id, u] of users)
+        if (u.delta === 0 && u.used === 0 && u.requests === 0)
+            users.delete(id);
+    for (const [id, t] of tokens)
+        if (t.delta === 0 && t.used === 0)
+            tokens.delete(id);
+    return { users, tokens, channels, logs };
+}
+/*
+ * Consume logs are inserted in chunks of up to 100 rows, all built alike: compiling such a statement is the same
+ * work every time. The SQL of each (database, columns, row count) is kept after one compile — and only when the
+ * parameters that compile produced are exactly the row values in order, so the cached SQL always means what a
+ * fresh compile would.
+ */
+const insertSqlCache = new WeakMap();
+function rowParameters(rows, columns) {
+    const params = [];
+    for (const row of rows) {
+        const keys = Object.keys(row);
+        if (keys.length !== columns.length)
+            return null;
+        for (let c = 0; c < columns.length; c++) {
+            if (keys[c] !== columns[c])
+                return null;
+            const v = row[columns[c]];
+            if (v === undefined || v === null || typeof v === 'object')
+                return null;
+            params.push(v);
+        }
+    }
+    return params;
+}
+async function insertLogs(db, trx, rows) {
+    const columns = Object.keys(rows[0]);
+    const params = rowParameters(rows, columns);
+    if (!params) {
+        await trx.insertInto('logs').values(rows).execute();
+        return;
+    }
+    let cache = insertSqlCache.get(db);
+    if (!cache) {
+        cache = new Map();
+        insertSqlCache.set(db, cache);
+    }
+    const key = `${rows.length}:${columns.join(',')}`;
+    const cached = cache.get(key);
+    if (cached !== undefined) {
+        await trx.executeQuery(CompiledQuery.raw(cached, params));
+        return;
+    }
+    const compiled = trx.insertInto('logs').values(rows).compile();
+    const same = compiled.parameters.length === params.length && compiled.parameters.every((p, i) => p === params[i]);
+    if (same && cache.size < 256)
+        cache.set(key, compiled.sql);
+    await trx.executeQuery(compiled);
+}
+export async function userQuota(db, id) {
+    const row = await db.selectFrom('users').select('quota').where('id', '=', id).executeTakeFirst();
+    return row?.quota ?? 0;
+}
+//# sourceMappingURL=quota.js.map

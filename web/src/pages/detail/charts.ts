@@ -44,7 +44,7 @@ export function quotaOverTime(d: Dashboard, display: QuotaDisplay): ChartOption 
       formatter: (raw: unknown) => {
         const params = (raw as TooltipParam[]).filter((p) => Number(p.value) > 0).sort((a, b) => Number(b.value) - Number(a.value));
         const sum = params.reduce((s, p) => s + Number(p.value), 0);
-        const head = `${(raw as TooltipParam[])[0]?.name ?? ''}<br/>${t('总计')}：${formatQuota(sum, display, 4)}`;
+        const head = `${(raw as TooltipParam[])[0]?.name ?? ''}<br/>${t('总计：{total}', { total: formatQuota(sum, display, 4) })}`;
         return [head, ...params.map((p) => `${String(p.marker ?? '')}${p.seriesName ?? ''}：${formatQuota(Number(p.value), display, 4)}`)].join('<br/>');
       },
     },

@@ -99,7 +99,7 @@ export const en: Record<string, string> = {
   '请输入服务账号 JSON 密钥': 'Please enter the service account JSON key',
   '请输入密钥，留空则不修改': 'Enter the key, leave empty to keep it unchanged',
   '请输入密钥，一行一个': 'Enter keys, one per line',
-  '分组': 'Groups',
+  '分组': 'Group',
   '请选择可以使用该渠道的分组': 'Please select the groups that can use this channel',
   '模型重定向': 'Model mapping',
   '此项可选，用于修改请求体中的模型名称，为一个 JSON 字符串，键为请求中模型名称，值为要替换的模型名称': 'Optional. Rewrites the model name in the request body; a JSON string whose keys are the requested model names and whose values are the model names to use instead',

@@ -219,6 +219,8 @@ export const en: Record<string, string> = {
   '起始时间必须早于结束时间': 'The start time must be before the end time',
   '时间跨度不能超过 1 个月': 'The range cannot exceed 1 month',
   '总计：{total}': 'Total: {total}',
+  '{label}：{value}': '{label}: {value}',
+  '{b}：{c}（{d}%）': '{b}: {c} ({d}%)',
   '暂无数据': 'No data',
   '起始时间': 'Start time',
   '结束时间': 'End time',

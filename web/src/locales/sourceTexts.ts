@@ -3,13 +3,17 @@ import path from 'node:path';
 import ts from 'typescript';
 
 /**
- * Finds the Chinese texts in console sources, for the catalogue check. Every Chinese string literal is a
- * translation key: most sit directly in `t('…')`, the rest are labels in tables (menu entries, option fields,
- * status names) that reach `t` through a variable. Chinese written where `t` cannot see it — bare JSX text, a
+ * Finds the texts of the console sources, for the catalogue check. Every `t('…')` argument and every Chinese
+ * string literal is a translation key: most Chinese sits directly in `t('…')`, the rest are labels in tables (menu
+ * entries, option fields, status names) that reach `t` through a variable. Chinese written where `t` cannot see it — bare JSX text, a
  * string attribute of an antd or HTML element, a template literal with `${}` — is reported instead, since it
  * would stay Chinese. (String attributes of the console's own components are keys: those components call `t`.)
  */
 const CHINESE = /[\u3400-\u9fff]/;
+const CHINESE_OR_FULL_WIDTH = /[\u3000-\u303f\u3400-\u9fff\uff00-\uffef]/;
+
+/** Keys in plain ASCII ('GitHub', 'Base URL') read the same in English and need no entry. */
+export const needsTranslation = (key: string): boolean => CHINESE_OR_FULL_WIDTH.test(key);
 
 export interface TextProblem {
   where: string;
@@ -41,6 +45,11 @@ export function scanSource(fileName: string, code: string, into: SourceTexts): v
   };
 
   const visit = (node: ts.Node): void => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === 't') {
+      // A t('…') key without Chinese, e.g. punctuation around placeholders ('{label}：{value}').
+      const [first] = node.arguments;
+      if (first && ts.isStringLiteralLike(first) && !into.keys.has(first.text)) into.keys.set(first.text, where(first));
+    }
     if (ts.isStringLiteral(node) || ts.isNoSubstitutionTemplateLiteral(node)) {
       if (CHINESE.test(node.text)) {
         if (ts.isJsxAttribute(node.parent) && showsAttributesVerbatim(node.parent)) {

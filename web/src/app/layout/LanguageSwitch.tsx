@@ -1,4 +1,4 @@
-import { Button, Dropdown, Tooltip } from 'antd';
+import { Button, Dropdown } from 'antd';
 import { TranslationOutlined } from '@ant-design/icons';
 import { LANGUAGES, t, type Language } from '../../lib/i18n';
 import { useLanguage } from '../language';
@@ -18,9 +18,8 @@ export function LanguageSwitch() {
         onClick: ({ key }) => setLanguage(key as Language),
       }}
     >
-      <Tooltip title={t('切换语言')}>
-        <Button type="text" aria-label={t('切换语言')} icon={<TranslationOutlined />} />
-      </Tooltip>
+      {/* A native title, not an antd Tooltip: the tooltip would cover the menu it opens. */}
+      <Button type="text" aria-label={t('切换语言')} title={t('切换语言')} icon={<TranslationOutlined />} />
     </Dropdown>
   );
 }

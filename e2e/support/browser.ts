@@ -31,9 +31,14 @@ export interface PageSession {
   page: Page;
 }
 
-/** A fresh browser profile (empty storage and cookies) with clipboard access granted. */
-export async function newPage(browser: Browser, baseURL: string, viewport = { width: 1280, height: 800 }): Promise<PageSession> {
-  const context = await browser.newContext({ baseURL, viewport, locale: 'zh-CN' });
+/** A fresh browser profile (empty storage and cookies) with clipboard access granted; a Chinese browser unless told. */
+export async function newPage(
+  browser: Browser,
+  baseURL: string,
+  viewport = { width: 1280, height: 800 },
+  locale = 'zh-CN',
+): Promise<PageSession> {
+  const context = await browser.newContext({ baseURL, viewport, locale });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();
   return { context, page };

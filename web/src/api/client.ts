@@ -1,6 +1,7 @@
 import type { Envelope } from '@switchyard/shared';
 import { clearStoredUser, getStoredUser } from '../lib/storage';
 import { notify } from '../lib/notify';
+import { t } from '../lib/i18n';
 
 /** Thrown after the failure has already been shown to the user. */
 export class ApiError extends Error {
@@ -27,10 +28,10 @@ function withQuery(url: string, query?: Query): string {
 
 /** The spec's error catalogue for HTTP failures. */
 export function httpErrorText(status: number, message: string): string {
-  if (status === 429) return '错误：请求次数过多，请稍后再试！';
-  if (status === 500) return '错误：服务器内部错误，请联系管理员！';
-  if (status === 405) return '本站仅作演示之用，无服务端！';
-  return `错误：${message}`;
+  if (status === 429) return t('错误：请求次数过多，请稍后再试！');
+  if (status === 500) return t('错误：服务器内部错误，请联系管理员！');
+  if (status === 405) return t('本站仅作演示之用，无服务端！');
+  return t('错误：{message}', { message });
 }
 
 function redirectToLogin(): void {
@@ -66,7 +67,7 @@ export async function request<T = unknown>(method: string, url: string, opts: Re
   try {
     res = await fetch(withQuery(url, opts.query), { method, headers, body, credentials: 'same-origin' });
   } catch (err) {
-    const text = opts.networkErrorText ?? `错误：${(err as Error).message}`;
+    const text = opts.networkErrorText ?? t('错误：{message}', { message: (err as Error).message });
     notify.error(text);
     throw new ApiError(text, 0);
   }

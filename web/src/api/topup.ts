@@ -1,5 +1,6 @@
 import type { Envelope, PaymentMethod } from '@switchyard/shared';
 import { api, unwrap } from './client';
+import { t } from '../lib/i18n';
 
 /** The signed epay form and where the browser posts it (POST /api/user/pay answers url beside data). */
 export interface PayForm {
@@ -9,7 +10,7 @@ export interface PayForm {
 
 export const topupApi = {
   /** Redeems a code; resolves with the quota added. A network failure shows '请求失败'. */
-  redeem: (key: string) => unwrap(api.post<number>('/api/user/topup', { key }, { networkErrorText: '请求失败' })),
+  redeem: (key: string) => unwrap(api.post<number>('/api/user/topup', { key }, { networkErrorText: t('请求失败') })),
 
   /** The price in yuan ("7.30") of an amount; the envelope as it is, so the page can word the failure. */
   price: (amount: number) => api.post<string>('/api/user/amount', { amount, top_up_code: '' }, { silent: true }),

@@ -1,5 +1,4 @@
 import { App as AntApp, ConfigProvider, theme } from 'antd';
-import zhCN from 'antd/locale/zh_CN';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { BrowserRouter } from 'react-router';
 import { AuthProvider } from './auth';
@@ -7,6 +6,7 @@ import { StatusProvider } from './status';
 import { ThemeModeProvider, useThemeMode } from './ThemeContext';
 import { NotifierBridge } from './NotifierBridge';
 import { AppRoutes } from './routes';
+import { ANTD_LOCALE, LanguageBoundary, useLanguage } from './language';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -17,9 +17,10 @@ const queryClient = new QueryClient({
 
 function ThemedApp() {
   const { mode } = useThemeMode();
+  const { language } = useLanguage();
   return (
     <ConfigProvider
-      locale={zhCN}
+      locale={ANTD_LOCALE[language]}
       // No space between two Chinese characters on buttons: '登录' stays '登录' for readers and tests.
       button={{ autoInsertSpace: false }}
       theme={{ algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm }}
@@ -29,7 +30,9 @@ function ThemedApp() {
         <QueryClientProvider client={queryClient}>
           <AuthProvider>
             <StatusProvider>
-              <AppRoutes />
+              <LanguageBoundary>
+                <AppRoutes />
+              </LanguageBoundary>
             </StatusProvider>
           </AuthProvider>
         </QueryClientProvider>

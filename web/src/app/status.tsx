@@ -3,6 +3,7 @@ import type { StatusData } from '@switchyard/shared';
 import { DEFAULT_QUOTA_PER_UNIT, type QuotaDisplay } from '@switchyard/shared';
 import { getStoredStatus, storeStatus } from '../lib/storage';
 import { notify } from '../lib/notify';
+import { t } from '../lib/i18n';
 
 type Status = Partial<StatusData>;
 
@@ -33,7 +34,7 @@ export function StatusProvider({ children }: { children: ReactNode }) {
       storeStatus(fresh);
       setStatus(fresh);
     } else {
-      notify.error('无法正常连接至服务器！');
+      notify.error(t('无法正常连接至服务器！'));
     }
     return fresh;
   };

@@ -19,6 +19,8 @@ export const STORAGE_KEYS = {
   channelIdSort: 'channel-id-sort',
   /** Fingerprint of the last system notice the user closed (it is shown again when it changes). */
   noticeSeen: 'notice_seen',
+  /** The console language the user picked in the top bar ('zh' or 'en'). */
+  language: 'language',
 } as const;
 
 export function readJson<T>(key: string): T | null {

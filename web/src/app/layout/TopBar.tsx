@@ -5,6 +5,7 @@ import { Link } from 'react-router';
 import { useAuth } from '../auth';
 import { useStatus } from '../status';
 import { useThemeMode } from '../ThemeContext';
+import { LanguageSwitch } from './LanguageSwitch';
 import { NewYearButton } from './NewYearButton';
 import { UserMenu } from './UserMenu';
 import { t } from '../../lib/i18n';
@@ -62,6 +63,7 @@ export function TopBar({ collapsed, onToggleSidebar, isMobile }: Props) {
             <InfoCircleOutlined />
           </Link>
         </Tooltip>
+        <LanguageSwitch />
         {!isMobile && (
           <Tooltip title={mode === 'dark' ? t('切换到亮色模式') : t('切换到暗色模式')}>
             <Button

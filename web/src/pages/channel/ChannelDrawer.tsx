@@ -128,7 +128,7 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
       <Form.Item name="type" label={t('类型')}>
         <Select
           showSearch={{ optionFilterProp: 'label' }}
-          options={TYPE_OPTIONS}
+          options={TYPE_OPTIONS.map((o) => ({ ...o, label: t(o.label) }))}
           placeholder={t('请选择渠道类型')}
         />
       </Form.Item>

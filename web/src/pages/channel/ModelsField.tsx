@@ -53,7 +53,7 @@ export function ModelsField({ form, editingId }: Props) {
       // In edit mode the server names the upstream's problem (its text starts with the failure itself).
       const failed = t('获取模型列表失败');
       const detail = editingId !== null && err instanceof Error ? err.message : '';
-      notify.error(detail.startsWith(failed) ? detail : detail ? `${failed}：${detail}` : failed);
+      notify.error(detail.startsWith(failed) ? detail : detail ? t('{label}：{value}', { label: failed, value: detail }) : failed);
       return;
     } finally {
       setFetching(false);

@@ -129,7 +129,7 @@ export function toChannelInput(v: ChannelFormValues): ChannelInput {
 export function copyOf(c: ChannelDto): ChannelInput {
   return {
     type: c.type,
-    name: `${c.name}_复制`,
+    name: t('{name}_复制', { name: c.name }),
     base_url: c.base_url,
     key: c.key ?? '',
     other: c.other,

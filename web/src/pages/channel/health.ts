@@ -1,4 +1,5 @@
 /** Channel response-time and status-info presentation (spec §4). */
+import { t } from '../../lib/i18n';
 
 /** Response-time colour: up to 1 s green, up to 3 s lime, up to 5 s yellow, above red. */
 export function responseTimeColor(ms: number): 'green' | 'lime' | 'yellow' | 'red' {
@@ -10,7 +11,7 @@ export function responseTimeColor(ms: number): 'green' | 'lime' | 'yellow' | 're
 
 /** Seconds with two decimals, e.g. 1530 -> '1.53 秒'. */
 export function responseTimeText(ms: number): string {
-  return `${(ms / 1000).toFixed(2)} 秒`;
+  return t('{seconds} 秒', { seconds: (ms / 1000).toFixed(2) });
 }
 
 export interface StatusInfo {

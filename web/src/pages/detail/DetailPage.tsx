@@ -23,9 +23,9 @@ import { useQuotaData, type DataSearch } from './useQuotaData';
 const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 const GRANULARITY_OPTIONS: Array<{ value: Granularity; label: string }> = [
-  { value: 'hour', label: t('小时') },
-  { value: 'day', label: t('天') },
-  { value: 'week', label: t('周') },
+  { value: 'hour', label: '小时' },
+  { value: 'day', label: '天' },
+  { value: 'week', label: '周' },
 ];
 
 interface FilterValues {
@@ -91,7 +91,7 @@ function Dashboard({ defaultGranularity }: { defaultGranularity: Granularity }) 
   const quotaOption = useMemo(() => quotaOverTime(dashboard, display), [dashboard, display]);
   const callsOption = useMemo(() => callsByModel(dashboard), [dashboard]);
   const shareOption = useMemo(() => modelShare(dashboard), [dashboard]);
-  const total = (text: string) => <Typography.Text type="secondary">{`${t('总计')}：${text}`}</Typography.Text>;
+  const total = (text: string) => <Typography.Text type="secondary">{t('总计：{total}', { total: text })}</Typography.Text>;
   // The ranking grows with the models; the pie beside it keeps the same height.
   const lowerHeight = Math.max(320, 36 * dashboard.models.length + 40);
   const noData = <Empty image={Empty.PRESENTED_IMAGE_SIMPLE} description={t('暂无数据')} style={{ padding: '48px 0' }} />;
@@ -117,7 +117,7 @@ function Dashboard({ defaultGranularity }: { defaultGranularity: Granularity }) 
             <DatePicker showTime format={TIME_FORMAT} />
           </Form.Item>
           <Form.Item name="granularity" label={t('时间粒度')}>
-            <Select options={GRANULARITY_OPTIONS} style={{ width: 96 }} />
+            <Select options={GRANULARITY_OPTIONS.map((o) => ({ ...o, label: t(o.label) }))} style={{ width: 96 }} />
           </Form.Item>
           {admin && (
             <Form.Item name="username" label={t('用户名称')}>

@@ -44,8 +44,10 @@ export function quotaOverTime(d: Dashboard, display: QuotaDisplay): ChartOption 
       formatter: (raw: unknown) => {
         const params = (raw as TooltipParam[]).filter((p) => Number(p.value) > 0).sort((a, b) => Number(b.value) - Number(a.value));
         const sum = params.reduce((s, p) => s + Number(p.value), 0);
-        const head = `${(raw as TooltipParam[])[0]?.name ?? ''}<br/>${t('总计')}：${formatQuota(sum, display, 4)}`;
-        return [head, ...params.map((p) => `${String(p.marker ?? '')}${p.seriesName ?? ''}：${formatQuota(Number(p.value), display, 4)}`)].join('<br/>');
+        const head = `${(raw as TooltipParam[])[0]?.name ?? ''}<br/>${t('总计：{total}', { total: formatQuota(sum, display, 4) })}`;
+        const line = (p: TooltipParam) =>
+          t('{label}：{value}', { label: `${String(p.marker ?? '')}${p.seriesName ?? ''}`, value: formatQuota(Number(p.value), display, 4) });
+        return [head, ...params.map(line)].join('<br/>');
       },
     },
     xAxis: { type: 'category', data: d.labels },
@@ -90,7 +92,7 @@ export function modelShare(d: Dashboard): ChartOption {
     backgroundColor: 'transparent',
     aria: { enabled: true },
     legend: { ...legend, orient: 'horizontal' },
-    tooltip: { trigger: 'item', confine: true, formatter: '{b}：{c}（{d}%）' },
+    tooltip: { trigger: 'item', confine: true, formatter: t('{b}：{c}（{d}%）') },
     series: [
       {
         type: 'pie',

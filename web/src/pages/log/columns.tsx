@@ -52,7 +52,7 @@ function ModelTag({ log, copy }: { log: LogDto; copy: (text: string) => void }) 
     </Tag>
   );
   if (!other.is_model_mapped || !other.upstream_model_name) return tag;
-  return <Tooltip title={`${t('实际模型')}：${other.upstream_model_name}`}>{tag}</Tooltip>;
+  return <Tooltip title={t('实际模型：{model}', { model: other.upstream_model_name })}>{tag}</Tooltip>;
 }
 
 /** The table of the log page (spec: Log page notes); admins also get the channel, user and retry columns. */
@@ -142,7 +142,7 @@ export function logColumns(admin: boolean, display: QuotaDisplay, actions: LogRo
       render: (_: unknown, log) => {
         if (!isConsume(log)) return null;
         const chain = channelChain(log, parseOther(log.other));
-        return chain.length > 0 ? `${t('渠道')}：${chain.join(' → ')}` : null;
+        return chain.length > 0 ? t('渠道：{chain}', { chain: chain.join(' → ') }) : null;
       },
     });
   }

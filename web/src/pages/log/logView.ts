@@ -1,6 +1,7 @@
 import dayjs from 'dayjs';
 import { LOG_TYPE, type LogDto } from '@switchyard/shared';
 import type { LogQuery } from '../../api/log';
+import { t } from '../../lib/i18n';
 
 /** The fields of a log's `other` JSON the table reads. */
 export interface LogOther {
@@ -67,9 +68,13 @@ export function channelChain(log: Pick<LogDto, 'channel'>, other: LogOther): num
 /** The pricing of a call as operators read it: '模型倍率 X，补全倍率 Y，分组倍率 Z' or '模型价格 X，分组倍率 Z'. */
 export function ratioText(other: LogOther): string {
   const group = other.group_ratio ?? 1;
-  if (typeof other.model_price === 'number' && other.model_price >= 0) return `模型价格 ${other.model_price}，分组倍率 ${group}`;
+  if (typeof other.model_price === 'number' && other.model_price >= 0) return t('模型价格 {price}，分组倍率 {group}', { price: other.model_price, group });
   if (typeof other.model_ratio !== 'number') return '';
-  return `模型倍率 ${other.model_ratio}，补全倍率 ${other.completion_ratio ?? 1}，分组倍率 ${group}`;
+  return t('模型倍率 {model}，补全倍率 {completion}，分组倍率 {group}', {
+    model: other.model_ratio,
+    completion: other.completion_ratio ?? 1,
+    group,
+  });
 }
 
 /** The details column: the stored text, or for a consume row without one the ratios from `other`. */

@@ -98,7 +98,7 @@ function RedemptionForm({ editingId, onClose, onSaved, onCreated }: Omit<Redempt
       <Form.Item
         name="quota"
         label={t('额度')}
-        extra={`${t('等价金额')}：${formatQuota(toInt(quota, 0), { ...display, displayInCurrency: true })}`}
+        extra={t('等价金额：{amount}', { amount: formatQuota(toInt(quota, 0), { ...display, displayInCurrency: true }) })}
       >
         <InputNumber min={1} precision={0} placeholder={t('请输入额度')} style={{ width: '100%' }} />
       </Form.Item>

@@ -56,7 +56,7 @@ export function redemptionColumns(display: QuotaDisplay, actions: RedemptionRowA
         id === 0 ? (
           t('无')
         ) : (
-          <span title={row.redeemed_time ? `${t('兑换时间')}：${formatUnixTime(row.redeemed_time)}` : undefined}>{id}</span>
+          <span title={row.redeemed_time ? t('兑换时间：{time}', { time: formatUnixTime(row.redeemed_time) }) : undefined}>{id}</span>
         ),
     },
     {

@@ -209,7 +209,7 @@ function TokenForm({ editingId, onClose, onSaved }: Omit<TokenDrawerProps, 'open
             loading={groups.isLoading}
             options={groupEntries.map(([name, info]) => ({
               value: name,
-              label: `${info.desc || name}（${t('倍率')}：${info.ratio}）`,
+              label: t('{group}（倍率：{ratio}）', { group: info.desc || name, ratio: info.ratio }),
             }))}
           />
         </Form.Item>

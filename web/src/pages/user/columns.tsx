@@ -45,9 +45,9 @@ export function userColumns(display: QuotaDisplay, actions: UserRowActions): Col
       key: 'stats',
       render: (_: unknown, u) => (
         <Space size={4} wrap>
-          <Tag>{`${t('剩余额度')}：${formatQuota(u.quota, display)}`}</Tag>
-          <Tag>{`${t('已用额度')}：${formatQuota(u.used_quota, display)}`}</Tag>
-          <Tag>{`${t('调用次数')}：${u.request_count}`}</Tag>
+          <Tag>{t('剩余额度：{quota}', { quota: formatQuota(u.quota, display) })}</Tag>
+          <Tag>{t('已用额度：{quota}', { quota: formatQuota(u.used_quota, display) })}</Tag>
+          <Tag>{t('调用次数：{count}', { count: u.request_count })}</Tag>
         </Space>
       ),
     },

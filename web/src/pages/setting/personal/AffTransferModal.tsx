@@ -63,7 +63,7 @@ export function AffTransferModal({ open, available, onClose }: Props) {
         <Form.Item
           label={t('划转额度')}
           htmlFor="aff-transfer-amount"
-          extra={`${formatQuota(amount ?? 0, display)}，${t('最低')} ${formatQuota(minimum, display)}`}
+          extra={t('{amount}，最低 {minimum}', { amount: formatQuota(amount ?? 0, display), minimum: formatQuota(minimum, display) })}
         >
           <InputNumber<number>
             id="aff-transfer-amount"

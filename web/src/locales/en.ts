@@ -239,7 +239,6 @@ export const en: Record<string, string> = {
   '调用次数': 'Calls',
 
   // pages/home
-  '统一的 AI 接口网关': 'One API gateway for every AI model',
   '进入控制台': 'Open console',
 
   // pages/log
@@ -806,4 +805,19 @@ export const en: Record<string, string> = {
   '知识库：AI Proxy': 'Knowledge base: AI Proxy',
   '未知类型': 'Unknown type',
   '自动禁用': 'Auto-disabled',
+  // chat links and the home page
+  '在应用中打开': 'Open in app',
+  '当前没有可用的启用令牌，请确认是否有令牌处于启用状态！': 'No enabled token is available, please make sure a token is enabled!',
+  '该聊天链接不存在，请从侧边栏重新选择': 'This chat link does not exist, please choose again from the sidebar',
+  '首页': 'Home',
+  '多渠道统一转发': 'One relay for many channels',
+  '兼容 OpenAI、Claude 与 Gemini 接口格式，按分组、优先级与权重选择渠道，失败自动重试。': 'Speaks the OpenAI, Claude and Gemini API formats, chooses channels by group, priority and weight, and retries failures automatically.',
+  '额度与计费': 'Quota and billing',
+  '按模型倍率与分组倍率精确结算，流式响应按实际生成内容计费。': 'Settled exactly by model and group ratios; streamed answers are billed for what was actually generated.',
+  '令牌管理': 'Token management',
+  '为不同应用创建独立令牌，设置额度、有效期、可用模型与 IP 白名单。': 'Create a separate token per application, with its own quota, expiry, allowed models and IP allow list.',
+  '用量日志': 'Usage logs',
+  '每次调用的模型、令牌、用时与消耗一目了然，便于核对与分析。': "Every call's model, token, duration and cost at a glance, easy to check and analyse.",
+  '一个入口，连接所有大模型': 'One entry point to every large model',
+  '{name} 是一个 AI 接口网关：统一接入 OpenAI、Claude、Gemini 等上游服务，用一个令牌调用各家模型，按额度计费，用量清晰可查。': "{name} is an AI API gateway: it connects upstream services such as OpenAI, Claude and Gemini, lets you call every provider's models with one token, bills by quota, and keeps usage easy to review.",
 };

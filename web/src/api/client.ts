@@ -33,7 +33,8 @@ export function httpErrorText(status: number, message: string): string {
   return `错误：${message}`;
 }
 
-function redirectToLogin(): void {
+/** A missing or expired session: forget the stored user and sign in again (spec §8: 401). */
+export function redirectToLogin(): void {
   clearStoredUser();
   if (!window.location.pathname.startsWith('/login')) {
     window.location.href = '/login?expired=true';

@@ -19,6 +19,8 @@ export const STORAGE_KEYS = {
   channelIdSort: 'channel-id-sort',
   /** Fingerprint of the last system notice the user closed (it is shown again when it changes). */
   noticeSeen: 'notice_seen',
+  /** The playground's model, group, limits and system prompt. */
+  playgroundSettings: 'playground_settings',
 } as const;
 
 export function readJson<T>(key: string): T | null {

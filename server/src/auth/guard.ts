@@ -58,7 +58,8 @@ export async function authenticateSession(app: FastifyInstance, request: Fastify
   const claims = readSession(request);
   const user = claims ? await findUserById(app.ctx.db.kysely, claims.userId) : undefined;
   if (!claims || !user || !sessionMatches(claims, user) || user.deleted_at !== null) {
-    throw unauthorized(request.headers.authorization?.trim() ? '暂不支持使用 access token' : SIGNED_OUT);
+    if (request.headers.authorization?.trim()) throw new AppError(401, '暂不支持使用 access token', 'access_token_unsupported');
+    throw new AppError(401, SIGNED_OUT, 'not_signed_in');
   }
   return admitted(request, user, 'user');
 }

@@ -137,6 +137,7 @@ describe.each(testDatabases())('the playground on $name', (database) => {
       ['nobody', {}, 401, '未登录或登录已过期，请重新登录！'],
       ['an API key', { authorization: `Bearer sk-${key.data[0].key}` }, 401, '暂不支持使用 access token'],
       ['an access token', { authorization: accessToken, 'new-api-user': String(alice.userId) }, 401, '暂不支持使用 access token'],
+      ['a session of the wrong signature', { cookie: alice.headers.cookie.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), 'new-api-user': String(alice.userId) }, 401, '未登录或登录已过期，请重新登录！'],
       ['a session without New-Api-User', { cookie: alice.headers.cookie }, 401, '无权进行此操作，未提供 New-Api-User'],
       ["another user's id", { ...alice.headers, 'new-api-user': String(alice.userId + 1) }, 401, '无权进行此操作，New-Api-User 与登录用户不匹配'],
     ];
@@ -144,7 +145,9 @@ describe.each(testDatabases())('the playground on $name', (database) => {
     for (const [who, headers, status, message] of cases) {
       const res = await post(headers, chat({ stream: true }));
       expect(res.status, who).toBe(status);
-      expect(((await res.json()) as OpenAIError).error.message, who).toBe(message);
+      const body = (await res.json()) as OpenAIError;
+      expect(body.error.message, who).toBe(message);
+      if (status === 401 && !message.startsWith('无权')) expect(body.error.code, who).toBe(message.startsWith('暂不') ? 'access_token_unsupported' : 'not_signed_in');
     }
     const expired = await f.t.signedSession(alice.userId, Math.floor(Date.now() / 1000) - 1);
     expect((await post(expired.headers, chat())).status).toBe(401);

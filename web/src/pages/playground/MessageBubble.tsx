@@ -12,8 +12,6 @@ interface Props {
   onRegenerate?: () => void;
 }
 
-const NAMES = { user: '用户', assistant: '助手' } as const;
-
 /** One message of the conversation; its status shows as data-status (loading, incomplete, complete, error). */
 export const MessageBubble = memo(function MessageBubble({ message, onCopy, onRegenerate }: Props) {
   const { token } = theme.useToken();
@@ -40,7 +38,7 @@ export const MessageBubble = memo(function MessageBubble({ message, onCopy, onRe
   return (
     <Flex
       role="article"
-      aria-label={t(NAMES[message.role])}
+      aria-label={mine ? t('用户') : t('助手')}
       data-status={message.status}
       data-role={message.role}
       gap={10}

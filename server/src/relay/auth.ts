@@ -99,6 +99,10 @@ function withToken(ctx: AppContext, request: KeyedRequest, token: TokenRow | und
   return callerOf(ctx, token, user, channelPart);
 }
 
+/** Refusals of a group the caller may not use (built only when refusing). */
+const tokenGroupDisabled = (group: string) => `令牌分组 ${group} 已被禁用`;
+const groupNotAllowed = (group: string) => `无权访问分组 ${group}`;
+
 function callerOf(ctx: AppContext, token: TokenRow, user: UserRow | undefined, channelPart: string | undefined): Caller {
   if (!user || user.deleted_at !== null) throw deny(401, '无效的令牌', 'invalid_api_key');
   if (user.status !== USER_STATUS.ENABLED) throw deny(403, '用户已被封禁', 'user_banned');
@@ -108,7 +112,7 @@ function callerOf(ctx: AppContext, token: TokenRow, user: UserRow | undefined, c
     pinnedChannelId = Number.parseInt(channelPart, 10);
     if (!Number.isInteger(pinnedChannelId) || pinnedChannelId <= 0) throw deny(400, '无效的渠道 Id', 'invalid_channel_id');
   }
-  const group = resolveGroup(ctx, token.group, user, `令牌分组 ${token.group} 已被禁用`);
+  const group = resolveGroup(ctx, token.group, user, tokenGroupDisabled);
   return { kind: 'token', token, user, group, pinnedChannelId };
 }
 
@@ -117,7 +121,7 @@ function callerOf(ctx: AppContext, token: TokenRow, user: UserRow | undefined, c
  * playground. The group is checked as a token's group is; absent or empty means the user's own.
  */
 export function sessionCaller(ctx: AppContext, user: UserRow, requestedGroup: string): SessionCaller {
-  const group = resolveGroup(ctx, requestedGroup, user, `无权访问分组 ${requestedGroup}`);
+  const group = resolveGroup(ctx, requestedGroup, user, groupNotAllowed);
   return { kind: 'session', token: null, user, group, pinnedChannelId: null };
 }
 
@@ -125,10 +129,10 @@ export function sessionCaller(ctx: AppContext, user: UserRow, requestedGroup: st
  * A chosen group must be one the user may use (the operator's UserUsableGroups, or the user's own) and still
  * priced; otherwise the call is refused rather than silently re-routed.
  */
-function resolveGroup(ctx: AppContext, requested: string, user: UserRow, notUsable: string): string {
+function resolveGroup(ctx: AppContext, requested: string, user: UserRow, notUsable: (group: string) => string): string {
   if (!requested || requested === user.group) return user.group;
   const usable = ctx.options.get('UserUsableGroups');
-  if (!Object.hasOwn(usable, requested)) throw deny(403, notUsable, 'group_forbidden');
+  if (!Object.hasOwn(usable, requested)) throw deny(403, notUsable(requested), 'group_forbidden');
   if (!Object.hasOwn(ctx.options.get('GroupRatio'), requested)) throw deny(403, `分组 ${requested} 已被弃用`, 'group_forbidden');
   return requested;
 }

@@ -1,5 +1,5 @@
 import { memo } from 'react';
-import { Card, Flex, Form, Input, InputNumber, Select, Slider, Typography } from 'antd';
+import { Card, Form, Input, InputNumber, Select, Slider, Typography } from 'antd';
 import { t } from '../../lib/i18n';
 import { useUserGroups, useUserModels } from '../token/useTokens';
 import { TEMPERATURE, type PlaygroundSettings } from './settings';
@@ -57,10 +57,9 @@ export const SettingsPanel = memo(function SettingsPanel({ settings, onChange }:
         </Form.Item>
         <Form.Item
           label={
-            <Flex justify="space-between" style={{ width: '100%' }}>
-              <span>temperature</span>
-              <Typography.Text type="secondary">{settings.temperature}</Typography.Text>
-            </Flex>
+            <span>
+              temperature <Typography.Text type="secondary">{settings.temperature}</Typography.Text>
+            </span>
           }
         >
           <Slider

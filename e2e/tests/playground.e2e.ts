@@ -277,4 +277,10 @@ describe('the playground', () => {
     await page.goto('/playground?expired=true');
     await page.getByText('未登录或登录已过期，请重新登录！').waitFor();
   });
+
+  it('signs in again when the session has ended', async () => {
+    await page.context().clearCookies();
+    await say('anyone there?');
+    await page.waitForURL(/\/login\?expired=true/);
+  });
 });

@@ -49,8 +49,9 @@ export function useChat(settings: PlaygroundSettings): Chat {
       try {
         const body = requestBody(settingsRef.current, conversationTurns(history));
         end = await streamChat(body, controller.signal, (content, reasoning) => live.append(content, reasoning));
-      } catch (err) {
-        end = controller.signal.aborted ? { kind: 'complete' } : { kind: 'error', message: (err as Error).message || t('无法正常连接至服务器！') };
+      } catch {
+        // Stopped by the user, or the network failed (before the answer, or cutting it short).
+        end = controller.signal.aborted ? { kind: 'complete' } : { kind: 'error', message: t('无法正常连接至服务器！') };
       }
       // Cleared or replaced meanwhile: this reply belongs to a conversation that is gone.
       if (call.current !== controller) return;

@@ -1,3 +1,5 @@
+import { t } from '../../lib/i18n';
+
 /** A message of the playground conversation (spec §3: role, id, createAt, content, status). */
 export type MessageStatus = 'loading' | 'incomplete' | 'complete' | 'error';
 
@@ -22,8 +24,8 @@ export function newMessageId(): string {
 /** The sample exchange a new playground opens with. */
 export function sampleMessages(): ChatMessage[] {
   return [
-    { role: 'user', id: '2', createAt: 1715676751919, content: '你好', status: 'complete' },
-    { role: 'assistant', id: '3', createAt: 1715676751919, content: '你好，请问有什么可以帮助您的吗？', status: 'complete' },
+    { role: 'user', id: '2', createAt: 1715676751919, content: t('你好'), status: 'complete' },
+    { role: 'assistant', id: '3', createAt: 1715676751919, content: t('你好，请问有什么可以帮助您的吗？'), status: 'complete' },
   ];
 }
 

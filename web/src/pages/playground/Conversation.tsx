@@ -35,7 +35,8 @@ export function Conversation({ messages, live, streaming, onRegenerate }: Props)
     if (el) following.current = el.scrollHeight - el.scrollTop - el.clientHeight <= FOLLOW_MARGIN;
   };
   useLayoutEffect(() => {
-    following.current = true;
+    // Asking (a new or regenerated question) brings the view down; a reply ending leaves a reader where they are.
+    if (messages.at(-1)?.role === 'user') following.current = true;
     follow();
   }, [messages, follow]);
 

@@ -45,6 +45,27 @@ async function findCaller(app: FastifyInstance, request: FastifyRequest): Promis
 export async function authenticate(app: FastifyInstance, request: FastifyRequest, access: Exclude<Access, 'public'>): Promise<UserRow> {
   const user = await findCaller(app, request);
   if (!user || user.deleted_at !== null) throw unauthorized('无权进行此操作，未登录且未提供 access token');
+  return admitted(request, user, access);
+}
+
+const SIGNED_OUT = '未登录或登录已过期，请重新登录！';
+
+/**
+ * The signed-in user of a browser session only (the playground): an access token is refused, as scripts that
+ * relay calls have API keys for that, which carry their own limits.
+ */
+export async function authenticateSession(app: FastifyInstance, request: FastifyRequest): Promise<UserRow> {
+  const claims = readSession(request);
+  const user = claims ? await findUserById(app.ctx.db.kysely, claims.userId) : undefined;
+  if (!claims || !user || !sessionMatches(claims, user) || user.deleted_at !== null) {
+    if (request.headers.authorization?.trim()) throw new AppError(401, '暂不支持使用 access token', 'access_token_unsupported');
+    throw new AppError(401, SIGNED_OUT, 'not_signed_in');
+  }
+  return admitted(request, user, 'user');
+}
+
+/** The checks every authenticated console caller passes: the New-Api-User header, status and role. */
+function admitted(request: FastifyRequest, user: UserRow, access: Exclude<Access, 'public'>): UserRow {
   const header = request.headers['new-api-user'];
   if (header === undefined || header === '') throw unauthorized('无权进行此操作，未提供 New-Api-User');
   if (Array.isArray(header) || !/^\d+$/.test(header)) throw unauthorized('无权进行此操作，New-Api-User 格式错误');

@@ -225,6 +225,39 @@ describe.each(testDatabases())('authorization matrix on $name', (database) => {
     expect(failures).toEqual([]);
   });
 
+  it('admits to the playground (a relay call outside /api) only a live browser session, never an access token', async () => {
+    const signedOut: Refusal = { status: 401, message: '未登录或登录已过期，请重新登录！' };
+    const tokenRefused: Refusal = { status: 401, message: '暂不支持使用 access token' };
+    // A model no channel serves: a caller let in gets the relay's own 404, never a charge.
+    const admitted: Refusal = { status: 404, message: '当前分组 default 下对于模型 matrix-no-model 无可用渠道' };
+    const expected: Record<Principal, Refusal> = {
+      anonymous: signedOut,
+      user: admitted,
+      other: admitted,
+      admin: admitted,
+      root: admitted,
+      disabled: BANNED,
+      deleted: signedOut,
+      wrongHeader: MISMATCH,
+      expired: signedOut,
+      accessToken: tokenRefused,
+    };
+    const failures: string[] = [];
+    for (const kind of PRINCIPALS) {
+      const session = kind === 'anonymous' ? null : sessions[kind];
+      const res = await t.call(session, {
+        method: 'POST',
+        url: '/pg/chat/completions',
+        payload: { model: 'matrix-no-model', messages: [{ role: 'user', content: 'hi' }], stream: true },
+      });
+      const message = (res.json() as { error?: { message?: string } }).error?.message;
+      if (res.statusCode !== expected[kind].status || message !== expected[kind].message) {
+        failures.push(`${kind}: expected ${expected[kind].status} ${expected[kind].message}, got ${res.statusCode} ${res.body.slice(0, 120)}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
   it('guards the mailbox routes as their callers need: public before sign-in, signed-in to bind', () => {
     const level = (key: string) => t.app.accessTable.find((r) => `${r.method} ${r.url}` === key)?.access;
     expect(level('GET /api/verification')).toBe('public');

@@ -6,13 +6,32 @@ import { NOT_CACHED } from '../cache/auth-cache.js';
 import { RelayError } from './errors.js';
 import { ipAllowed } from './ip-allow.js';
 
-export interface Caller {
-  token: TokenRow | null;
+interface CallerBase {
   user: UserRow;
-  /** The group the call is routed and priced in: the token's group when set, else the user's. */
+  /** The group the call is routed and priced in: the token's (or the playground's chosen) group when set, else the user's. */
   group: string;
   /** Channel pinned with sk-KEY-CHANNELID (admins only): no choice, no retries. */
   pinnedChannelId: number | null;
+}
+
+/** A client with an API key: charged to the token and its owner, logged under the token's name. */
+export interface TokenCaller extends CallerBase {
+  kind: 'token';
+  token: TokenRow;
+}
+
+/** The console's signed-in user (the playground): charged to the user only, logged as playground-<group>. */
+export interface SessionCaller extends CallerBase {
+  kind: 'session';
+  token: null;
+  pinnedChannelId: null;
+}
+
+export type Caller = TokenCaller | SessionCaller;
+
+/** The token name a call is logged under. */
+export function loggedTokenName(caller: Caller): string {
+  return caller.kind === 'session' ? `playground-${caller.group}` : caller.token.name;
 }
 
 const deny = (status: number, message: string, code: string) => new RelayError(status, message, code);
@@ -80,6 +99,10 @@ function withToken(ctx: AppContext, request: KeyedRequest, token: TokenRow | und
   return callerOf(ctx, token, user, channelPart);
 }
 
+/** Refusals of a group the caller may not use (built only when refusing). */
+const tokenGroupDisabled = (group: string) => `令牌分组 ${group} 已被禁用`;
+const groupNotAllowed = (group: string) => `无权访问分组 ${group}`;
+
 function callerOf(ctx: AppContext, token: TokenRow, user: UserRow | undefined, channelPart: string | undefined): Caller {
   if (!user || user.deleted_at !== null) throw deny(401, '无效的令牌', 'invalid_api_key');
   if (user.status !== USER_STATUS.ENABLED) throw deny(403, '用户已被封禁', 'user_banned');
@@ -89,16 +112,29 @@ function callerOf(ctx: AppContext, token: TokenRow, user: UserRow | undefined, c
     pinnedChannelId = Number.parseInt(channelPart, 10);
     if (!Number.isInteger(pinnedChannelId) || pinnedChannelId <= 0) throw deny(400, '无效的渠道 Id', 'invalid_channel_id');
   }
-  return { token, user, group: resolveGroup(ctx, token.group, user), pinnedChannelId };
+  const group = resolveGroup(ctx, token.group, user, tokenGroupDisabled);
+  return { kind: 'token', token, user, group, pinnedChannelId };
 }
 
-/** A token group must be one the user may use; otherwise the call is refused rather than silently re-routed. */
-function resolveGroup(ctx: AppContext, tokenGroup: string, user: UserRow): string {
-  if (!tokenGroup || tokenGroup === user.group) return user.group;
+/**
+ * The console's signed-in user (already authenticated by session) calling in a group of their choice: the
+ * playground. The group is checked as a token's group is; absent or empty means the user's own.
+ */
+export function sessionCaller(ctx: AppContext, user: UserRow, requestedGroup: string): SessionCaller {
+  const group = resolveGroup(ctx, requestedGroup, user, groupNotAllowed);
+  return { kind: 'session', token: null, user, group, pinnedChannelId: null };
+}
+
+/**
+ * A chosen group must be one the user may use (the operator's UserUsableGroups, or the user's own) and still
+ * priced; otherwise the call is refused rather than silently re-routed.
+ */
+function resolveGroup(ctx: AppContext, requested: string, user: UserRow, notUsable: (group: string) => string): string {
+  if (!requested || requested === user.group) return user.group;
   const usable = ctx.options.get('UserUsableGroups');
-  if (!Object.hasOwn(usable, tokenGroup)) throw deny(403, `令牌分组 ${tokenGroup} 已被禁用`, 'group_forbidden');
-  if (!Object.hasOwn(ctx.options.get('GroupRatio'), tokenGroup)) throw deny(403, `分组 ${tokenGroup} 已被弃用`, 'group_forbidden');
-  return tokenGroup;
+  if (!Object.hasOwn(usable, requested)) throw deny(403, notUsable(requested), 'group_forbidden');
+  if (!Object.hasOwn(ctx.options.get('GroupRatio'), requested)) throw deny(403, `分组 ${requested} 已被弃用`, 'group_forbidden');
+  return requested;
 }
 
 /** Model limits of a token (comma list, when enabled). */

@@ -6,7 +6,7 @@ import type { RelayExchange } from './exchange.js';
 import type { NewLog } from '../db/schema.js';
 import type { Reservation } from '../store/quota.js';
 import type { Caller } from './auth.js';
-import { checkModelAllowed } from './auth.js';
+import { checkModelAllowed, loggedTokenName } from './auth.js';
 import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPricing, type Pricing } from './billing.js';
 import { estimatePromptTokens } from './calls.js';
 import { unroutable } from './availability.js';
@@ -32,8 +32,6 @@ import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } fro
 export interface RelayInput {
   call: ClientCall;
   caller: Caller;
-  /** The playground charges the user only and logs the token name playground-<group>. */
-  playground: boolean;
   ex: RelayExchange;
 }
 
@@ -337,7 +335,7 @@ function consumeLog(input: RelayInput, o: Outcome, cost: number, nothing: boolea
     type: LOG_TYPE.CONSUME,
     content,
     username: caller.user.username,
-    token_name: input.playground ? `playground-${caller.group}` : (caller.token?.name ?? ''),
+    token_name: loggedTokenName(caller),
     model_name: call.model,
     quota: cost,
     prompt_tokens: usage.promptTokens,

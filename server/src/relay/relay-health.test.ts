@@ -3,11 +3,11 @@ import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 
-/* Channel tests against a real upstream, auto-enable, the playground, and settlement on shutdown. */
+/* Channel tests against a real upstream, auto-enable, and settlement on shutdown. */
 
 const [sqlite] = testDatabases();
 
-describe('channel health, playground and shutdown', () => {
+describe('channel health and shutdown', () => {
   let f: RelayFixture;
   let mock: MockOpenAI;
 
@@ -47,35 +47,6 @@ describe('channel health, playground and shutdown', () => {
     const pinned = await f.client(`${key}-${id}`).chat.completions.create({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] });
     expect(pinned.choices).toHaveLength(1);
     await f.setOption('AutomaticEnableChannelEnabled', 'false');
-  });
-
-  it('serves the playground with the console session, charging the user only', async () => {
-    await f.flush();
-    const before = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
-    const res = await fetch(`${f.baseUrl}/pg/chat/completions`, {
-      method: 'POST',
-      headers: { ...f.root.headers, 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }], stream: true, group: 'default' }),
-    });
-    expect(res.status).toBe(200);
-    const text = await res.text();
-    expect(text).toContain('data: [DONE]');
-    await f.flush();
-    const log = await f.t.app.ctx.db.kysely.selectFrom('logs').selectAll().where('type', '=', 2).orderBy('id', 'desc').executeTakeFirstOrThrow();
-    expect(log.token_name).toBe('playground-default');
-    expect(log.token_id).toBe(0);
-    const after = await f.t.app.ctx.db.kysely.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
-    expect(before.quota - after.quota).toBe(log.quota);
-  });
-
-  it('refuses the playground without a console session', async () => {
-    const res = await fetch(`${f.baseUrl}/pg/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] }),
-    });
-    expect(res.status).toBe(401);
-    expect(((await res.json()) as { error: { message: string } }).error.message).toContain('未登录');
   });
 });
 

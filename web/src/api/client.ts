@@ -34,7 +34,8 @@ export function httpErrorText(status: number, message: string): string {
   return t('错误：{message}', { message });
 }
 
-function redirectToLogin(): void {
+/** A missing or expired session: forget the stored user and sign in again (spec §8: 401). */
+export function redirectToLogin(): void {
   clearStoredUser();
   if (!window.location.pathname.startsWith('/login')) {
     window.location.href = '/login?expired=true';

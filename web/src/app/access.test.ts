@@ -17,8 +17,8 @@ describe('canAccess', () => {
 
 describe('visibleMenu', () => {
   it('shows token and settings to a user, plus channels and user management to an admin', () => {
-    expect(visibleMenu({ role: 1 }, {}).map((m) => m.path)).toEqual(['/pricing', '/chat', '/token', '/topup', '/log', '/setting']);
-    expect(visibleMenu({ role: 10 }, {}).map((m) => m.path)).toEqual(['/pricing', '/channel', '/chat', '/token', '/redemption', '/topup', '/user', '/log', '/setting']);
+    expect(visibleMenu({ role: 1 }, {}).map((m) => m.path)).toEqual(['/playground', '/pricing', '/chat', '/token', '/topup', '/log', '/setting']);
+    expect(visibleMenu({ role: 10 }, {}).map((m) => m.path)).toEqual(['/playground', '/pricing', '/channel', '/chat', '/token', '/redemption', '/topup', '/user', '/log', '/setting']);
   });
   it('shows nothing private when signed out', () => {
     expect(visibleMenu(null, {}).map((m) => m.path)).toEqual(['/pricing']);
@@ -30,6 +30,7 @@ describe('visibleMenu', () => {
   });
   it('keeps unbuilt features hidden', () => {
     expect(visibleMenu({ role: 100 }, { enable_data_export: true, enable_drawing: true, enable_task: true }).map((m) => m.path)).toEqual([
+      '/playground',
       '/pricing',
       '/channel',
       '/chat',
@@ -49,6 +50,7 @@ describe('route table', () => {
     const paths = readyRoutes().map((r) => r.path);
     expect(paths).toContain('/token');
     expect(paths).toContain('/channel');
+    expect(paths).toContain('/playground');
     expect(paths).not.toContain('/midjourney');
     expect(ROUTES.filter((r) => r.ready).every((r) => typeof r.load === 'function')).toBe(true);
   });

@@ -35,7 +35,7 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/pricing', access: 'public', ready: true, load: () => import('../pages/pricing/PricingPage') },
   { path: '/chat/:id?', access: 'public', ready: true, load: () => import('../pages/chat/ChatPage') },
   { path: '/chat2link', access: 'user', ready: true, load: () => import('../pages/chat/Chat2LinkPage') },
-  { path: '/playground', access: 'user', ready: false },
+  { path: '/playground', access: 'user', ready: true, load: () => import('../pages/playground/PlaygroundPage') },
   { path: '/token', access: 'user', ready: true, load: () => import('../pages/token/TokenPage') },
   { path: '/redemption', access: 'admin', ready: true, load: () => import('../pages/redemption/RedemptionPage') },
   { path: '/user', access: 'admin', ready: true, load: () => import('../pages/user/UserPage') },
@@ -84,7 +84,7 @@ export interface MenuEntry {
 
 /** The sidebar in the spec's order. Labels are translation keys. */
 export const MENU: readonly MenuEntry[] = [
-  { path: '/playground', label: '操练场', icon: 'playground', access: 'user', ready: false },
+  { path: '/playground', label: '操练场', icon: 'playground', access: 'user', ready: true },
   { path: '/pricing', label: '模型价格', icon: 'pricing', access: 'public', ready: true },
   { path: '/channel', label: '渠道', icon: 'channel', access: 'admin', ready: true },
   // Signed-out visitors have no token to chat with; the page itself stays public as the spec lists it.

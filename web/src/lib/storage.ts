@@ -21,6 +21,8 @@ export const STORAGE_KEYS = {
   noticeSeen: 'notice_seen',
   /** The console language the user picked in the top bar ('zh' or 'en'). */
   language: 'language',
+  /** The playground's model, group, limits and system prompt. */
+  playgroundSettings: 'playground_settings',
 } as const;
 
 export function readJson<T>(key: string): T | null {

@@ -14,7 +14,7 @@ export const claudeEndpoints: RelayEndpoint[] = [
     format: 'claude',
     async handle(ctx, ex) {
       const caller = await authenticateToken(ctx, ex);
-      await relayCall(ctx, { call: parseClaudeCall(ex.body, ex.headers), caller, playground: false, ex });
+      await relayCall(ctx, { call: parseClaudeCall(ex.body, ex.headers), caller, ex });
     },
   },
 ];

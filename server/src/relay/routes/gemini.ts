@@ -16,6 +16,6 @@ export const geminiEndpoints: RelayEndpoint[] = ['/v1beta', '/v1beta1', '/v1'].m
       sendJson(ex.res, 200, { totalTokens: await countPromptTokens(ctx, caller, parseGeminiCountCall(model, ex.body)) });
       return;
     }
-    await relayCall(ctx, { call: parseGeminiCall(model, action, ex.body, ex.query.alt === 'sse'), caller, playground: false, ex });
+    await relayCall(ctx, { call: parseGeminiCall(model, action, ex.body, ex.query.alt === 'sse'), caller, ex });
   },
 }));

@@ -8,6 +8,7 @@ import { isOwnFailure, registerEndpoints, type RelayEndpoint } from './endpoint.
 import { geminiEndpoints } from './gemini.js';
 import { modelRoutes } from './models.js';
 import { openAIEndpoints, openAIExtraRoutes } from './openai.js';
+import { playgroundRoutes } from './playground.js';
 import { responsesEndpoints, responsesRoutes } from './responses.js';
 import { responsesCountRoutes } from './responses-count.js';
 import { formatOf, sendError, toRelayError } from './send-error.js';
@@ -49,6 +50,7 @@ export const relayRoutes: FastifyPluginAsync = async (app) => {
 
   registerEndpoints(app, RELAY_ENDPOINTS);
   await app.register(openAIExtraRoutes);
+  await app.register(playgroundRoutes);
   await app.register(responsesRoutes);
   await app.register(claudeRoutes);
   await app.register(responsesCountRoutes);

@@ -1,6 +1,5 @@
-import type { FastifyInstance, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { authenticate } from '../../auth/guard.js';
-import { authenticateToken, type Caller } from '../auth.js';
+import type { FastifyPluginAsync } from 'fastify';
+import { authenticateToken } from '../auth.js';
 import { parseJsonCall, parseJsonObject, parseMultipartCall } from '../calls.js';
 import { RelayError } from '../errors.js';
 import { fastifyExchange } from '../exchange.js';
@@ -39,19 +38,6 @@ const NOT_IMPLEMENTED: Array<[string, string]> = [
   ['DELETE', '/v1/models/:model'],
 ];
 
-/** The playground: signed-in console user (session + New-Api-User), the user's quota only, an optional group. */
-async function playgroundCaller(app: FastifyInstance, request: FastifyRequest, requestedGroup: unknown): Promise<Caller> {
-  const user = await authenticate(app, request, 'user');
-  let group = user.group;
-  if (typeof requestedGroup === 'string' && requestedGroup && requestedGroup !== user.group) {
-    if (!Object.hasOwn(app.ctx.options.get('UserUsableGroups'), requestedGroup)) {
-      throw new RelayError(403, `分组 ${requestedGroup} 不可用`, 'group_forbidden');
-    }
-    group = requestedGroup;
-  }
-  return { token: null, user, group, pinnedChannelId: null };
-}
-
 /** OpenAI's endpoints that relay a call (the Responses API has its own file, responses.ts). */
 export const openAIEndpoints: RelayEndpoint[] = [
   ...JSON_ENDPOINTS.map(([path, mode]): RelayEndpoint => ({
@@ -59,7 +45,7 @@ export const openAIEndpoints: RelayEndpoint[] = [
     format: 'openai',
     async handle(ctx, ex) {
       const caller = await authenticateToken(ctx, ex);
-      await relayCall(ctx, { call: parseJsonCall(mode, ex.body), caller, playground: false, ex });
+      await relayCall(ctx, { call: parseJsonCall(mode, ex.body), caller, ex });
     },
   })),
   ...MULTIPART_ENDPOINTS.map(([path, mode]): RelayEndpoint => ({
@@ -68,25 +54,16 @@ export const openAIEndpoints: RelayEndpoint[] = [
     async handle(ctx, ex) {
       const caller = await authenticateToken(ctx, ex);
       const call = await parseMultipartCall(mode, ex.body, String(ex.headers['content-type'] ?? ''));
-      await relayCall(ctx, { call, caller, playground: false, ex });
+      await relayCall(ctx, { call, caller, ex });
     },
   })),
 ];
 
-/** The console playground (OpenAI's chat, signed in by session) and the OpenAI calls not relayed yet. */
+/** OpenAI's engine-style embeddings path and the OpenAI calls not relayed yet. */
 export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
   // OpenAI's format, whatever headers come (errors Fastify raises before the handler are rendered by the config's format).
   const config = { format: 'openai' as const };
-  app.post('/pg/chat/completions', { config }, async (request, reply) => {
-    const ex = fastifyExchange(request, reply);
-    await guarded(ctx, ex, 'openai', async () => {
-      const call = parseJsonCall('chat', ex.body);
-      const caller = await playgroundCaller(app, request, call.json?.group);
-      await relayCall(ctx, { call, caller, playground: true, ex });
-    });
-  });
-
   // The engine-style embeddings path of older OpenAI clients: the model may come in the path instead of the body.
   app.post('/v1/engines/:model/embeddings', { config }, async (request, reply) => {
     const ex = fastifyExchange(request, reply);
@@ -95,7 +72,7 @@ export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
       const body = parseJsonObject(ex.body);
       if (body.model === undefined || body.model === '') body.model = (request.params as { model: string }).model;
       const call = parseJsonCall('embeddings', Buffer.from(JSON.stringify(body)));
-      await relayCall(ctx, { call, caller, playground: false, ex });
+      await relayCall(ctx, { call, caller, ex });
     });
   });
 

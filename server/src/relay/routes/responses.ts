@@ -23,7 +23,7 @@ export const responsesEndpoints: RelayEndpoint[] = [
       const caller = await authenticateToken(ctx, ex);
       const call = parseResponsesCall(ex.body);
       await beginTurn(ctx.responses, caller.user.id, call);
-      await relayCall(ctx, { call, caller, playground: false, ex });
+      await relayCall(ctx, { call, caller, ex });
     },
   },
 ];

@@ -29,6 +29,8 @@ import { openEmailCodes } from './auth/verification/open.js';
 import { installBodyParsers } from './console/body-parsers.js';
 import { consoleErrorBody, consoleFailure, notFoundMessage } from './console/errors.js';
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
+import { openRateLimiter } from './services/rate-limit/open.js';
+import { installHttpRateLimits } from './console/rate-limits.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -132,6 +134,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     onReadError: (err) => app.log.error({ err }, 'reading kept Responses failed'),
   });
   const emailCodes = await openEmailCodes(config, db);
+  const rateLimiter = await openRateLimiter(config, (message, err) => app.log.warn({ err }, message));
 
   const ctx: AppContext = {
     config,
@@ -145,6 +148,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     responses,
     jobs,
     emailCodes,
+    rateLimiter,
     // Set right below: the runner needs the context it belongs to.
     channelTests: undefined as unknown as ChannelTestRunner,
     routing,
@@ -169,6 +173,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await relay.close();
     await responses.close();
     await emailCodes.close();
+    await rateLimiter.close();
     if (!opts.bus) await bus.close();
     if (!opts.db) await db.close();
   });
@@ -188,6 +193,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(cookie, { secret: config.sessionSecret });
   installGuard(app);
+  installHttpRateLimits(app, rateLimiter, { api: config.globalApiRateLimit, web: config.globalWebRateLimit, critical: config.criticalRateLimit });
 
   installBodyParsers(app);
   app.setErrorHandler((error, request, reply) => {

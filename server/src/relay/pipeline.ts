@@ -13,6 +13,7 @@ import { unroutable } from './availability.js';
 import { chooseChannel, shouldRetry } from './distributor.js';
 import { RelayError, settlementBacklog, shuttingDown, unreachableUpstream, upstreamBusy, upstreamError } from './errors.js';
 import { refusalFor } from './refusals.js';
+import { limitModelRequests } from './model-rate-limit.js';
 import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
 import type { StreamCut } from './formats/passthrough-meter.js';
@@ -81,6 +82,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   const { call, caller, ex } = input;
   const res = ex.res;
   const startedAt = Date.now();
+  const limited = limitModelRequests(ctx, input);
+  if (limited) await limited;
   checkModelAllowed(caller.token, call.model);
   if (ctx.relay.settler.full) throw settlementBacklog();
   const pinned = caller.pinnedChannelId !== null ? pinnedChannel(ctx, caller.pinnedChannelId) : null;

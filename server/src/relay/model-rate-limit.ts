@@ -19,7 +19,14 @@ const TOTAL = 'MRRL:';
 const SUCCESS = 'MRRLS:';
 
 export function limitExceeded(minutes: number, max: number): RelayError {
-  return new RelayError(429, `您已达到请求数限制：${minutes}分钟内最多请求${max}次`, 'rate_limit_exceeded', 'rate_limit_error');
+  // A verdict, not a fault: no stack is captured (most of the cost of a refusal, which a flood makes often).
+  const stackTraceLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return new RelayError(429, `您已达到请求数限制：${minutes}分钟内最多请求${max}次`, 'rate_limit_exceeded', 'rate_limit_error');
+  } finally {
+    Error.stackTraceLimit = stackTraceLimit;
+  }
 }
 
 /** Counts a successful call once its answer is over (headers sent with a status below 400). */

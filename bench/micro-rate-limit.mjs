@@ -1,0 +1,88 @@
+// CPU per relayed call of the model request limit (server/src/relay/model-rate-limit.ts) on one node (limits in
+// memory): switched off, admitting (both counters, the success recorded when the answer ends), and refusing; plus
+// the per-address check of a console call. Run from the repository root after `npm run build -w @switchyard/server`:
+//   node bench/micro-rate-limit.mjs [--server server/dist] [--rounds 7] [--users 10000]
+// Each figure is the best of several rounds (interference from other processes only ever adds time).
+import { EventEmitter } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { pathToFileURL } from 'node:url';
+
+const { values: args } = parseArgs({
+  options: { server: { type: 'string', default: 'server/dist' }, rounds: { type: 'string', default: '7' }, users: { type: 'string', default: '10000' } },
+});
+const dist = path.resolve(args.server);
+const ROUNDS = Math.max(1, Number(args.rounds) || 7);
+const USERS = Math.max(1, Number(args.users) || 10_000);
+if (!fs.existsSync(path.join(dist, 'main.js'))) {
+  console.error(`${dist}/main.js not found: run \`npm run build\` first`);
+  process.exit(1);
+}
+const imp = (p) => import(pathToFileURL(path.join(dist, p)).href);
+const { limitModelRequests } = await imp('relay/model-rate-limit.js');
+const { MemoryRateLimiter } = await imp('services/rate-limit/memory.js');
+
+function bench(name, n, fn) {
+  for (let i = 0; i < Math.min(n, 2000); i++) fn(i); // warm-up
+  let best = Infinity;
+  for (let r = 0; r < ROUNDS; r++) {
+    const c0 = process.cpuUsage();
+    for (let i = 0; i < n; i++) fn(i);
+    const c = process.cpuUsage(c0);
+    best = Math.min(best, (c.user + c.system) / n);
+  }
+  console.log(`${best.toFixed(3).padStart(8)} µs  ${name}`);
+  return best;
+}
+
+const values = {
+  ModelRequestRateLimitEnabled: false,
+  ModelRequestRateLimitDurationMinutes: 1,
+  ModelRequestRateLimitCount: 1000,
+  ModelRequestRateLimitSuccessCount: 1000,
+};
+const rateLimiter = new MemoryRateLimiter();
+const ctx = { options: { get: (key) => values[key] }, rateLimiter };
+
+/** A relayed call of one of USERS users; its response ends (a success) right after the check. */
+class Response extends EventEmitter {
+  headersSent = true;
+  statusCode = 200;
+}
+const inputs = Array.from({ length: USERS }, (_, i) => ({ playground: false, caller: { user: { id: i + 1 } }, ex: { res: new Response() } }));
+
+const N = 200_000;
+console.log(`model request limit, ${USERS} users, best of ${ROUNDS} rounds:`);
+bench('switched off (ModelRequestRateLimitEnabled false)', N * 5, (i) => limitModelRequests(ctx, inputs[i % USERS]));
+
+values.ModelRequestRateLimitEnabled = true;
+bench('admitted: total + success windows, success recorded at the end', N, (i) => {
+  const input = inputs[i % USERS];
+  limitModelRequests(ctx, input);
+  input.ex.res.emit('close');
+});
+
+values.ModelRequestRateLimitCount = 0;
+bench('admitted: success window only (ModelRequestRateLimitCount 0)', N, (i) => {
+  const input = inputs[i % USERS];
+  limitModelRequests(ctx, input);
+  input.ex.res.emit('close');
+});
+
+values.ModelRequestRateLimitCount = 1;
+values.ModelRequestRateLimitSuccessCount = 1_000_000;
+const full = { playground: false, caller: { user: { id: -1 } }, ex: { res: new Response() } };
+limitModelRequests(ctx, full);
+bench('refused (the 429 error built and thrown)', N, () => {
+  try {
+    limitModelRequests(ctx, full);
+  } catch {
+    // the refusal
+  }
+});
+
+const window = { max: 180, windowMs: 180_000 };
+const addresses = Array.from({ length: USERS }, (_, i) => ({ key: `GA:10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, ...window }));
+bench('per-address console check (GLOBAL_API_RATE_LIMIT, admitted)', N, (i) => rateLimiter.admit(null, addresses[i % USERS]));
+await rateLimiter.close();

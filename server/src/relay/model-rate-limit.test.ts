@@ -38,7 +38,7 @@ function call(baseUrl: string, key: string, format: Format): Promise<Response> {
 }
 
 /** What each format's refusal looks like, with the message the limit gives. */
-function refusalIn(format: Format, message: string): unknown {
+function refusalIn(format: Format, message: string): object {
   switch (format) {
     case 'claude':
       return { type: 'error', error: { type: 'rate_limit_error', message: expect.stringContaining(message) } };

@@ -4,37 +4,13 @@
 //   node bench/micro-rate-limit.mjs [--server server/dist] [--rounds 7] [--users 10000]
 // Each figure is the best of several rounds (interference from other processes only ever adds time).
 import { EventEmitter } from 'node:events';
-import fs from 'node:fs';
-import path from 'node:path';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { builtServer, cpuBench } from './lib/micro.mjs';
 
-const { values: args } = parseArgs({
-  options: { server: { type: 'string', default: 'server/dist' }, rounds: { type: 'string', default: '7' }, users: { type: 'string', default: '10000' } },
-});
-const dist = path.resolve(args.server);
-const ROUNDS = Math.max(1, Number(args.rounds) || 7);
+const { values: args, rounds: ROUNDS, imp } = builtServer({ users: { type: 'string', default: '10000' } });
 const USERS = Math.max(1, Number(args.users) || 10_000);
-if (!fs.existsSync(path.join(dist, 'main.js'))) {
-  console.error(`${dist}/main.js not found: run \`npm run build\` first`);
-  process.exit(1);
-}
-const imp = (p) => import(pathToFileURL(path.join(dist, p)).href);
 const { limitModelRequests } = await imp('relay/model-rate-limit.js');
 const { MemoryRateLimiter } = await imp('services/rate-limit/memory.js');
-
-function bench(name, n, fn) {
-  for (let i = 0; i < Math.min(n, 2000); i++) fn(i); // warm-up
-  let best = Infinity;
-  for (let r = 0; r < ROUNDS; r++) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) fn(i);
-    const c = process.cpuUsage(c0);
-    best = Math.min(best, (c.user + c.system) / n);
-  }
-  console.log(`${best.toFixed(3).padStart(8)} µs  ${name}`);
-  return best;
-}
+const bench = cpuBench(ROUNDS, 3);
 
 const values = {
   ModelRequestRateLimitEnabled: false,

@@ -3,20 +3,11 @@
 // candidate: zod is already a dependency). Run from the repository root after `npm run build`:
 //   node bench/micro-validation.mjs [--server server/dist] [--rounds 7]
 // Each figure is the best of several rounds (interference from other processes only ever adds time).
-import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { parseArgs } from 'node:util';
-import { pathToFileURL } from 'node:url';
+import { builtServer, cpuBench } from './lib/micro.mjs';
 
-const { values: args } = parseArgs({ options: { server: { type: 'string', default: 'server/dist' }, rounds: { type: 'string', default: '7' } } });
-const dist = path.resolve(args.server);
-const ROUNDS = Math.max(1, Number(args.rounds) || 7);
-if (!fs.existsSync(path.join(dist, 'main.js'))) {
-  console.error(`${dist}/main.js not found: run \`npm run build\` first`);
-  process.exit(1);
-}
-const imp = (p) => import(pathToFileURL(path.join(dist, p)).href);
+const { dist, rounds: ROUNDS, imp } = builtServer();
 const { openAIBodyCheck } = await imp('relay/formats/openai/schema.js');
 const { checkClaudeMessages } = await imp('relay/formats/claude/schema.js');
 const { GEMINI_BODIES } = await imp('relay/formats/gemini/schema.js');
@@ -24,18 +15,7 @@ const { checkResponsesBody } = await imp('relay/formats/responses/schema.js');
 const { listsOfGenerate } = await imp('relay/formats/gemini/lists.js');
 const { z } = createRequire(path.join(dist, 'main.js'))('zod');
 
-function bench(name, n, fn) {
-  for (let i = 0; i < Math.min(n, 2000); i++) fn(i); // warm-up (and the first-use compile)
-  let best = Infinity;
-  for (let r = 0; r < ROUNDS; r++) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) fn(i);
-    const c = process.cpuUsage(c0);
-    best = Math.min(best, (c.user + c.system) / n);
-  }
-  console.log(`${best.toFixed(2).padStart(8)} µs  ${name}`);
-  return best;
-}
+const bench = cpuBench(ROUNDS);
 
 const tools = [
   {

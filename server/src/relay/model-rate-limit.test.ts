@@ -4,7 +4,7 @@ import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { booksOf, openAccount, type Account } from '../test/ledger.js';
 import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
-import { MemoryRateLimiter } from '../services/rate-limit/memory.js';
+import type { MemoryRateLimiter } from '../services/rate-limit/memory.js';
 
 /*
  * The model request limit (ModelRequestRateLimit* options): per user, all calls and successful calls within the

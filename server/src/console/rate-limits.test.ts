@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { testDatabases } from '../test/databases.js';
@@ -105,6 +108,32 @@ describe('per-address limits on one node', () => {
     const ip = '203.0.113.7';
     for (let i = 0; i < 4; i++) expect((await from(t, ip, { method: 'GET', url: '/api/user/self' })).statusCode).not.toBe(429);
     expect((await from(t, ip, CRITICAL[0])).statusCode).not.toBe(429);
+  });
+});
+
+describe('the console build under the web limit', () => {
+  let t: TestApp;
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-web-'));
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dist, 'assets'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>console</title>');
+    fs.writeFileSync(path.join(dist, 'assets', 'index-3f2a9c.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dist, 'favicon.ico'), '');
+    t = await startTestApp(sqlite, { ...ON, ...LIMITS, GLOBAL_WEB_RATE_LIMIT: '3', GLOBAL_WEB_RATE_LIMIT_DURATION: '60', WEB_DIST: dist });
+  });
+  afterAll(async () => {
+    await t.close();
+    fs.rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('lets browsers keep the hashed files for good, so pages cost few requests, and counts every file served', async () => {
+    const asset = await from(t, '198.51.100.9', { method: 'GET', url: '/assets/index-3f2a9c.js' });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    const icon = await from(t, '198.51.100.9', { method: 'GET', url: '/favicon.ico' });
+    expect(icon.headers['cache-control']).not.toContain('immutable');
+    expect((await from(t, '198.51.100.9', { method: 'GET', url: '/token' })).body).toContain('<title>console</title>');
+    expect((await from(t, '198.51.100.9', { method: 'GET', url: '/token' })).statusCode).toBe(429);
   });
 });
 

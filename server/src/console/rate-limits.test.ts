@@ -111,6 +111,20 @@ describe('per-address limits on one node', () => {
   });
 });
 
+describe('per-address limits behind no trusted proxy (TRUSTED_PROXIES=none)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await startTestApp(sqlite, { ...ON, ...LIMITS, GLOBAL_API_RATE_LIMIT: '2', GLOBAL_API_RATE_LIMIT_DURATION: '60', TRUSTED_PROXIES: 'none' });
+  });
+  afterAll(() => t.close());
+
+  it('counts by the peer address: a client cannot get a fresh budget by sending X-Forwarded-For', async () => {
+    expect((await from(t, '192.0.2.10', { method: 'GET', url: '/api/status' })).statusCode).toBe(200);
+    expect((await from(t, '192.0.2.11', { method: 'GET', url: '/api/status' })).statusCode).toBe(200);
+    expect((await from(t, '192.0.2.12', { method: 'GET', url: '/api/status' })).statusCode).toBe(429);
+  });
+});
+
 describe('the console build under the web limit', () => {
   let t: TestApp;
   const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-web-'));

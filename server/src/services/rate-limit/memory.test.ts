@@ -31,6 +31,12 @@ describe('the in-memory sliding-log limiter', () => {
     // A lower max applies at once to what is kept; a higher one admits more.
     expect(limiter.admit(null, { ...a, max: 10 })).toBe(COUNTED_FULL);
     expect(limiter.admit(null, { ...a, max: 51 })).toBe(ADMITTED);
+    // So does a shorter window (the period option changed).
+    now += 1000;
+    expect(limiter.admit(null, { ...a, max: 51 })).toBe(COUNTED_FULL);
+    expect(limiter.admit(null, { ...a, max: 51, windowMs: 500 })).toBe(ADMITTED);
+    expect(limiter.admit({ ...a, max: 51, windowMs: 60_000 }, null)).toBe(WATCHED_FULL);
+    expect(limiter.admit({ ...a, max: 51, windowMs: 500 }, null)).toBe(ADMITTED);
     now += 60_000;
   });
 

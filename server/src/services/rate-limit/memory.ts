@@ -14,11 +14,11 @@ class SlidingLog {
 
   constructor(public windowMs: number) {}
 
-  /** Whether a window of `max` events has room at `now`. */
-  hasRoom(max: number, now: number): boolean {
+  /** Whether a window of `max` events per `windowMs` has room at `now`. */
+  hasRoom(max: number, windowMs: number, now: number): boolean {
     if (this.size < max) return true;
     // The max-th newest event: the window is full while it is younger than the window.
-    return now - this.times[(this.start + this.size - max) % this.times.length] >= this.windowMs;
+    return now - this.times[(this.start + this.size - max) % this.times.length] >= windowMs;
   }
 
   push(max: number, now: number): void {
@@ -67,11 +67,11 @@ export class MemoryRateLimiter implements RateLimiter {
     const now = this.now();
     if (watched) {
       const log = this.logs.get(watched.key);
-      if (log && !log.hasRoom(watched.max, now)) return WATCHED_FULL;
+      if (log && !log.hasRoom(watched.max, watched.windowMs, now)) return WATCHED_FULL;
     }
     if (counted) {
       const log = this.logFor(counted);
-      if (!log.hasRoom(counted.max, now)) return COUNTED_FULL;
+      if (!log.hasRoom(counted.max, counted.windowMs, now)) return COUNTED_FULL;
       log.push(counted.max, now);
     }
     return ADMITTED;

@@ -1,16 +1,16 @@
 // CPU per relayed call of the model request limit (server/src/relay/model-rate-limit.ts) on one node (limits in
-// memory): switched off, admitting (both counters, the success recorded when the answer ends), and refusing; plus
-// the per-address check of a console call. Run from the repository root after `npm run build -w @switchyard/server`:
-//   node bench/micro-rate-limit.mjs [--server server/dist] [--rounds 7] [--users 10000]
+// memory), for 10,000 users: switched off, admitting (both counters, the success recorded when the answer ends), and
+// refusing; plus the per-address check of a console call. Run from the repository root after `npm run build`:
+//   node bench/micro-rate-limit.mjs [--server server/dist] [--rounds 7]
 // Each figure is the best of several rounds (interference from other processes only ever adds time).
 import { EventEmitter } from 'node:events';
 import { builtServer, cpuBench } from './lib/micro.mjs';
 
-const { values: args, rounds: ROUNDS, imp } = builtServer({ users: { type: 'string', default: '10000' } });
-const USERS = Math.max(1, Number(args.users) || 10_000);
+const USERS = 10_000;
+const { ROUNDS, imp } = builtServer();
 const { limitModelRequests } = await imp('relay/model-rate-limit.js');
 const { MemoryRateLimiter } = await imp('services/rate-limit/memory.js');
-const bench = cpuBench(ROUNDS, 3);
+const bench = cpuBench(ROUNDS);
 
 const values = {
   ModelRequestRateLimitEnabled: false,

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { createRequire } from 'node:module';
 import { builtServer, cpuBench } from './lib/micro.mjs';
 
-const { dist, rounds: ROUNDS, imp } = builtServer();
+const { dist, ROUNDS, imp } = builtServer();
 const { openAIBodyCheck } = await imp('relay/formats/openai/schema.js');
 const { checkClaudeMessages } = await imp('relay/formats/claude/schema.js');
 const { GEMINI_BODIES } = await imp('relay/formats/gemini/schema.js');

@@ -1,26 +1,26 @@
-// Shared start of the micro-benchmarks: the built server's modules, the number of rounds, and a CPU-time loop.
+// What the micro-benchmarks share: the built server they import from (--server, default server/dist), how many
+// rounds they take the best of (--rounds, default 7), and the synchronous CPU timer.
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 
-/**
- * Parses `--server <dist>` and `--rounds <n>` (plus `options`), checks the server is built, and returns the values
- * with `imp(p)`, which imports a module of the built server by its path under dist.
- */
-export function builtServer(options = {}) {
-  const { values } = parseArgs({ options: { server: { type: 'string', default: 'server/dist' }, rounds: { type: 'string', default: '7' }, ...options } });
-  const dist = path.resolve(values.server);
+/** The built server (exits with a hint when it is not built), the rounds, and an import of one of its modules. */
+export function builtServer() {
+  const { values: args } = parseArgs({ options: { server: { type: 'string', default: 'server/dist' }, rounds: { type: 'string', default: '7' } } });
+  const dist = path.resolve(args.server);
+  const ROUNDS = Math.max(1, Number(args.rounds) || 7);
   if (!fs.existsSync(path.join(dist, 'main.js'))) {
     console.error(`${dist}/main.js not found: run \`npm run build\` first`);
     process.exit(1);
   }
-  return { values, dist, rounds: Math.max(1, Number(values.rounds) || 7), imp: (p) => import(pathToFileURL(path.join(dist, p)).href) };
+  const imp = (p) => import(pathToFileURL(path.join(dist, p)).href);
+  return { dist, ROUNDS, imp };
 }
 
-/** A synchronous CPU-time bench: prints and returns the best µs per call of `rounds` rounds of n calls. */
-export function cpuBench(rounds, digits = 2) {
-  return (name, n, fn) => {
+/** A timer printing CPU µs per call of a synchronous fn: the best of `rounds` rounds of n calls, after a warm-up. */
+export function cpuBench(rounds, width = 8) {
+  return function bench(name, n, fn) {
     for (let i = 0; i < Math.min(n, 2000); i++) fn(i); // warm-up (and the first-use compile)
     let best = Infinity;
     for (let r = 0; r < rounds; r++) {
@@ -29,7 +29,7 @@ export function cpuBench(rounds, digits = 2) {
       const c = process.cpuUsage(c0);
       best = Math.min(best, (c.user + c.system) / n);
     }
-    console.log(`${best.toFixed(digits).padStart(8)} µs  ${name}`);
+    console.log(`${best.toFixed(2).padStart(width)} µs  ${name}`);
     return best;
   };
 }

@@ -57,6 +57,7 @@ describe('per-address limits on one node', () => {
     const refused = await from(t, '203.0.113.1', { method: 'GET', url: '/api/status' });
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toEqual(REFUSED);
+    expect(refused.headers['retry-after']).toBe('1');
     // Another address has its own budget; the API's does not touch the pages'.
     expect((await from(t, '203.0.113.2', { method: 'GET', url: '/api/status' })).statusCode).toBe(200);
     expect((await from(t, '203.0.113.1', { method: 'GET', url: '/some/page' })).statusCode).not.toBe(429);
@@ -79,6 +80,7 @@ describe('per-address limits on one node', () => {
     const refused = await from(t, '203.0.113.4', { method: 'GET', url: '/v1/dashboard/billing/subscription' });
     expect(refused.statusCode).toBe(429);
     expect(refused.json()).toMatchObject({ error: { message: '请求次数过多，请稍后再试', code: 'rate_limit_exceeded' } });
+    expect(refused.headers['retry-after']).toBe('1');
   });
 
   it('leaves relay calls to the model request limit', async () => {
@@ -192,7 +194,9 @@ describe.runIf(hasRedisServer())('per-address limits on two nodes sharing Redis'
     const ip = '192.0.2.1';
     const results = await Promise.all([a, b, a, b, a, b].map((node) => from(node, ip, { method: 'GET', url: '/api/status' })));
     expect(results.map((r) => r.statusCode).sort()).toEqual([200, 200, 200, 200, 429, 429]);
-    expect((await from(b, ip, { method: 'GET', url: '/api/status' })).json()).toEqual(REFUSED);
+    const refused = await from(b, ip, { method: 'GET', url: '/api/status' });
+    expect(refused.json()).toEqual(REFUSED);
+    expect(refused.headers['retry-after']).toBe('1');
     await sleep(1050);
     expect((await from(a, ip, { method: 'GET', url: '/api/status' })).statusCode).toBe(200);
   });

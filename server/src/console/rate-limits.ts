@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import type { RateLimitConfig } from '../config.js';
-import { ADMITTED, type LimitWindow, type RateLimiter, type Verdict } from '../services/rate-limit/limiter.js';
+import { ADMITTED, retryAfterSeconds, type LimitWindow, type RateLimiter, type Verdict } from '../services/rate-limit/limiter.js';
 import { RelayError } from '../relay/errors.js';
 import { isRelayUrl, sendError } from '../relay/routes/index.js';
 import { CONSOLE_ERRORS, consoleErrorBody } from './errors.js';
@@ -31,10 +31,22 @@ function surfaceOf(url: string): Surface | null {
   return isRelayUrl(url) ? null : 'web';
 }
 
-function refuse(surface: Surface, reply: FastifyReply): void {
-  if (surface === 'billing') sendError(reply, new RelayError(429, CONSOLE_ERRORS.tooManyRequests, 'rate_limit_exceeded'), 'openai');
-  else if (surface === 'api') void reply.status(429).send(consoleErrorBody(CONSOLE_ERRORS.tooManyRequests));
-  else void reply.status(429).type('text/plain; charset=utf-8').send(CONSOLE_ERRORS.tooManyRequests);
+/** The 429, with Retry-After saying when the address's window has room again. */
+function refuse(limiter: RateLimiter, window: LimitWindow, surface: Surface, reply: FastifyReply): void {
+  const answer = (retryAfter: number) => {
+    if (surface === 'billing') {
+      const err = new RelayError(429, CONSOLE_ERRORS.tooManyRequests, 'rate_limit_exceeded');
+      err.retryAfter = retryAfter;
+      sendError(reply, err, 'openai');
+      return;
+    }
+    if (retryAfter > 0) void reply.header('retry-after', String(retryAfter));
+    if (surface === 'api') void reply.status(429).send(consoleErrorBody(CONSOLE_ERRORS.tooManyRequests));
+    else void reply.status(429).type('text/plain; charset=utf-8').send(CONSOLE_ERRORS.tooManyRequests);
+  };
+  const retryAfter = retryAfterSeconds(limiter, window);
+  if (typeof retryAfter === 'number') answer(retryAfter);
+  else void retryAfter.then(answer);
 }
 
 const windowOf = (limit: RateLimitConfig, mark: string, ip: string): LimitWindow => ({ key: mark + ip, max: limit.max, windowMs: limit.durationSeconds * 1000 });
@@ -43,7 +55,7 @@ const windowOf = (limit: RateLimitConfig, mark: string, ip: string): LimitWindow
 function check(limiter: RateLimiter, window: LimitWindow, surface: Surface, reply: FastifyReply, done: HookHandlerDoneFunction): void {
   const decide = (verdict: Verdict) => {
     if (verdict === ADMITTED) done();
-    else refuse(surface, reply);
+    else refuse(limiter, window, surface, reply);
   };
   const verdict = limiter.admit(null, window);
   if (typeof verdict === 'number') decide(verdict);

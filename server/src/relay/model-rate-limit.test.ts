@@ -88,6 +88,9 @@ describe('the model request limit on one node', () => {
     const refused = await call(f.baseUrl, a.key, format);
     expect(refused.status).toBe(429);
     expect(await refused.json()).toMatchObject(refusalIn(format, '您已达到请求数限制：2分钟内最多请求2次'));
+    // Room comes back when the first of the two calls is two minutes old.
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(100);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(120);
     await f.flush();
     // Never sent upstream, never charged, never logged.
     expect(mock.requests.length).toBe(upstreamCalls);
@@ -173,6 +176,8 @@ describe.runIf(hasRedisServer())('the model request limit on two nodes sharing R
     expect(statuses.sort()).toEqual([200, 200, 200, 200, 429, 429]);
     const refused = await callOn(1, 'gemini');
     expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(40);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     expect(await refused.json()).toMatchObject(refusalIn('gemini', '您已达到请求数限制：1分钟内最多请求4次'));
   });
 

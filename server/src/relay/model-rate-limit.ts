@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { AppContext } from '../context.js';
-import { ADMITTED, WATCHED_FULL, type LimitWindow, type RateLimiter, type Verdict } from '../services/rate-limit/limiter.js';
+import { ADMITTED, retryAfterSeconds, WATCHED_FULL, type LimitWindow, type RateLimiter, type Verdict } from '../services/rate-limit/limiter.js';
 import { RelayError } from './errors.js';
 import type { RelayInput } from './pipeline.js';
 
@@ -37,8 +37,8 @@ function countSuccessOnClose(limiter: RateLimiter, res: ServerResponse, success:
 }
 
 /**
- * Admits the call or throws the 429 (in memory this returns synchronously; nothing at all is done when the option
- * is off). The relay pipeline calls it first, before the model check, the channel choice and the reservation.
+ * Admits the call or throws the 429, with Retry-After when room comes back (in memory this returns synchronously;
+ * nothing at all is done when the option is off). The relay pipeline calls it first, before the model check, the channel choice and the reservation.
  */
 export function limitModelRequests(ctx: AppContext, input: RelayInput): void | Promise<void> {
   const options = ctx.options;
@@ -51,9 +51,19 @@ export function limitModelRequests(ctx: AppContext, input: RelayInput): void | P
   const success: LimitWindow = { key: SUCCESS + user, max: successMax, windowMs };
   const total: LimitWindow | null = totalMax > 0 ? { key: TOTAL + user, max: totalMax, windowMs } : null;
   const limiter = ctx.rateLimiter;
-  const decide = (verdict: Verdict): void => {
-    if (verdict !== ADMITTED) throw limitExceeded(minutes, verdict === WATCHED_FULL ? successMax : totalMax);
-    countSuccessOnClose(limiter, input.ex.res, success);
+  const decide = (verdict: Verdict): void | Promise<void> => {
+    if (verdict === ADMITTED) {
+      countSuccessOnClose(limiter, input.ex.res, success);
+      return;
+    }
+    const full = verdict === WATCHED_FULL ? success : (total as LimitWindow);
+    const err = limitExceeded(minutes, full.max);
+    const refuse = (retryAfter: number): never => {
+      err.retryAfter = retryAfter;
+      throw err;
+    };
+    const retryAfter = retryAfterSeconds(limiter, full);
+    return typeof retryAfter === 'number' ? refuse(retryAfter) : retryAfter.then(refuse);
   };
   const verdict = limiter.admit(success, total);
   return typeof verdict === 'number' ? decide(verdict) : verdict.then(decide);

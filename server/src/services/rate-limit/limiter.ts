@@ -23,7 +23,16 @@ export interface RateLimiter {
    * (events recorded later with `record`, e.g. successful calls). Either may be null. Synchronous in memory.
    */
   admit(watched: LimitWindow | null, counted: LimitWindow | null): Verdict | Promise<Verdict>;
+  /** How long until the window has room again, in ms (0: it has). Asked after a refusal, for Retry-After. */
+  waitMs(window: LimitWindow): number | Promise<number>;
   /** Records an event in a window without asking. */
   record(window: LimitWindow): void;
   close(): Promise<void>;
+}
+
+/** Whole seconds until the window has room (Retry-After), 0 when it has. Never fails (a limiter that cannot tell says 0). */
+export function retryAfterSeconds(limiter: RateLimiter, window: LimitWindow): number | Promise<number> {
+  const seconds = (ms: number) => Math.ceil(ms / 1000);
+  const wait = limiter.waitMs(window);
+  return typeof wait === 'number' ? seconds(wait) : wait.then(seconds, () => 0);
 }

@@ -14,8 +14,12 @@ describe('the in-memory sliding-log limiter', () => {
       now += 100;
     }
     expect(limiter.admit(null, w)).toBe(COUNTED_FULL);
+    // The first of the three ages out 1000 ms after it came.
+    expect(limiter.waitMs(w)).toBe(700);
+    expect(limiter.waitMs({ ...w, key: 'unknown' })).toBe(0);
     // 1000 ms after the first event, one slot is free again (the refusal above took none).
     now += 700;
+    expect(limiter.waitMs(w)).toBe(0);
     expect(limiter.admit(null, w)).toBe(ADMITTED);
     expect(limiter.admit(null, w)).toBe(COUNTED_FULL);
     now += 100;

@@ -16,9 +16,14 @@ class SlidingLog {
 
   /** Whether a window of `max` events per `windowMs` has room at `now`. */
   hasRoom(max: number, windowMs: number, now: number): boolean {
-    if (this.size < max) return true;
+    return this.waitMs(max, windowMs, now) === 0;
+  }
+
+  /** How long until such a window has room (0: it has). */
+  waitMs(max: number, windowMs: number, now: number): number {
+    if (this.size < max) return 0;
     // The max-th newest event: the window is full while it is younger than the window.
-    return now - this.times[(this.start + this.size - max) % this.times.length] >= windowMs;
+    return Math.max(0, windowMs - (now - this.times[(this.start + this.size - max) % this.times.length]));
   }
 
   push(max: number, now: number): void {
@@ -75,6 +80,10 @@ export class MemoryRateLimiter implements RateLimiter {
       log.push(counted.max, now);
     }
     return ADMITTED;
+  }
+
+  waitMs(window: LimitWindow): number {
+    return this.logs.get(window.key)?.waitMs(window.max, window.windowMs, this.now()) ?? 0;
   }
 
   record(window: LimitWindow): void {

@@ -30,6 +30,15 @@ end
 return 0
 `;
 
+/** KEYS: the key; ARGV: max, window (ms). The ms until the window has room (0: it has). */
+const WAIT = `${NOW}
+local max = tonumber(ARGV[1])
+if redis.call('LLEN', KEYS[1]) < max then return 0 end
+local oldest = tonumber(redis.call('LINDEX', KEYS[1], max - 1))
+if oldest == nil then return 0 end
+return math.max(0, tonumber(ARGV[2]) - (now - oldest))
+`;
+
 /** KEYS: the key; ARGV: max, window (ms). */
 const RECORD = `${NOW}
 redis.call('LPUSH', KEYS[1], now)
@@ -41,6 +50,7 @@ return 0
 type LimitRedis = Redis & {
   rateLimitAdmit(watched: string, counted: string, watchedMax: number, watchedMs: number, countedMax: number, countedMs: number): Promise<number>;
   rateLimitRecord(key: string, max: number, windowMs: number): Promise<number>;
+  rateLimitWait(key: string, max: number, windowMs: number): Promise<number>;
 };
 
 /** How long the limiter stops asking a Redis that failed (so each call does not wait for it in turn). */
@@ -62,6 +72,7 @@ export class RedisRateLimiter implements RateLimiter {
   ) {
     redis.defineCommand('rateLimitAdmit', { numberOfKeys: 2, lua: ADMIT });
     redis.defineCommand('rateLimitRecord', { numberOfKeys: 1, lua: RECORD });
+    redis.defineCommand('rateLimitWait', { numberOfKeys: 1, lua: WAIT });
     // Without a listener ioredis prints every failed reconnect to stderr.
     redis.on('error', (err: Error) => this.failed(err));
     this.redis = redis as LimitRedis;
@@ -89,6 +100,17 @@ export class RedisRateLimiter implements RateLimiter {
           return ADMITTED;
         },
       );
+  }
+
+  waitMs(window: LimitWindow): number | Promise<number> {
+    if (!this.available()) return 0;
+    return this.redis.rateLimitWait(this.prefix + window.key, window.max, window.windowMs).then(
+      (ms) => ms,
+      (err: unknown) => {
+        this.failed(err);
+        return 0;
+      },
+    );
   }
 
   record(window: LimitWindow): void {

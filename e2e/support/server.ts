@@ -39,6 +39,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       SESSION_SECRET: 'e2e-session-secret-e2e-session-secret',
       LOG_LEVEL: 'warn',
       REDIS_CONN_STRING: '',
+      // Every page and call of a test file comes from one address; the rate-limit tests switch these on.
+      GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+      GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
+      CRITICAL_RATE_LIMIT_ENABLE: 'false',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -4,12 +4,12 @@ import { card, optionsOf, settingsSuite, toast } from '../support/settings.js';
 describe('the operation settings tab', () => {
   const { root, asRoot, status } = settingsSuite();
 
-  it('shows the nine cards in the order of the spec', async () => {
+  it('shows the ten cards in the order of the spec, the rate-limit card after monitoring', async () => {
     const { page, close } = await asRoot();
     await page.goto('/setting?tab=operation');
     await card(page, '倍率设置').waitFor();
     const titles = await page.getByRole('tabpanel').locator('.ant-card-head-title').allInnerTexts();
-    expect(titles).toEqual(['通用设置', '绘图设置', '屏蔽词过滤设置', '日志设置', '数据看板设置', '监控设置', '额度设置', '聊天设置', '倍率设置']);
+    expect(titles).toEqual(['通用设置', '绘图设置', '屏蔽词过滤设置', '日志设置', '数据看板设置', '监控设置', '模型请求速率限制', '额度设置', '聊天设置', '倍率设置']);
     await close();
   });
 
@@ -109,6 +109,37 @@ describe('the operation settings tab', () => {
     await page.reload();
     await expect.poll(() => threshold.inputValue(), { timeout: 10_000 }).toBe('8');
     await expect(monitoring.getByRole('switch', { name: '失败时自动禁用通道' }).getAttribute('aria-checked')).resolves.toBe('true');
+    await close();
+  });
+
+  it('saves the model request rate limit card and keeps its values after a reload', async () => {
+    const api = await root();
+    const { page, close } = await asRoot();
+    await page.goto('/setting?tab=operation');
+    const limits = card(page, '模型请求速率限制');
+    const period = limits.getByLabel('限制周期');
+    await expect.poll(() => period.inputValue(), { timeout: 10_000 }).toBe('1');
+    await expect(limits.getByLabel('用户每周期最多请求次数').inputValue()).resolves.toBe('0');
+    await expect(limits.getByLabel('用户每周期最多请求完成次数').inputValue()).resolves.toBe('1000');
+
+    await limits.getByRole('switch', { name: '启用用户模型请求速率限制（可能会影响高并发性能）' }).click();
+    await period.fill('5');
+    await limits.getByLabel('用户每周期最多请求次数').fill('300');
+    await limits.getByLabel('用户每周期最多请求完成次数').fill('120');
+    await limits.getByRole('button', { name: '保存模型速率限制' }).click();
+    await toast(page, '保存成功');
+    await expect.poll(async () => (await optionsOf(api)).ModelRequestRateLimitSuccessCount, { timeout: 10_000 }).toBe('120');
+    expect(await optionsOf(api)).toMatchObject({
+      ModelRequestRateLimitEnabled: 'true',
+      ModelRequestRateLimitDurationMinutes: '5',
+      ModelRequestRateLimitCount: '300',
+    });
+
+    await page.reload();
+    await expect.poll(() => period.inputValue(), { timeout: 10_000 }).toBe('5');
+    await expect(limits.getByLabel('用户每周期最多请求次数').inputValue()).resolves.toBe('300');
+    await expect(limits.getByLabel('用户每周期最多请求完成次数').inputValue()).resolves.toBe('120');
+    await expect(limits.getByRole('switch', { name: '启用用户模型请求速率限制（可能会影响高并发性能）' }).getAttribute('aria-checked')).resolves.toBe('true');
     await close();
   });
 

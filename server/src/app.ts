@@ -29,6 +29,8 @@ import { openEmailCodes } from './auth/verification/open.js';
 import { installBodyParsers } from './console/body-parsers.js';
 import { consoleErrorBody, consoleFailure, notFoundMessage } from './console/errors.js';
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
+import { openRateLimiter } from './services/rate-limit/open.js';
+import { installHttpRateLimits } from './console/rate-limits.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -132,6 +134,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     onReadError: (err) => app.log.error({ err }, 'reading kept Responses failed'),
   });
   const emailCodes = await openEmailCodes(config, db);
+  const rateLimiter = await openRateLimiter(config, (message, err) => app.log.warn({ err }, message));
 
   const ctx: AppContext = {
     config,
@@ -145,6 +148,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     responses,
     jobs,
     emailCodes,
+    rateLimiter,
     // Set right below: the runner needs the context it belongs to.
     channelTests: undefined as unknown as ChannelTestRunner,
     routing,
@@ -169,6 +173,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await relay.close();
     await responses.close();
     await emailCodes.close();
+    await rateLimiter.close();
     if (!opts.bus) await bus.close();
     if (!opts.db) await db.close();
   });
@@ -188,6 +193,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(cookie, { secret: config.sessionSecret });
   installGuard(app);
+  installHttpRateLimits(app, rateLimiter, { api: config.globalApiRateLimit, web: config.globalWebRateLimit, critical: config.criticalRateLimit });
 
   installBodyParsers(app);
   app.setErrorHandler((error, request, reply) => {
@@ -213,7 +219,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const indexHtml = path.join(config.webDist, 'index.html');
   const hasConsole = fs.existsSync(indexHtml);
   if (hasConsole) {
-    await app.register(fastifyStatic, { root: config.webDist, prefix: '/', wildcard: false, index: false });
+    const assets = path.join(config.webDist, 'assets') + path.sep;
+    await app.register(fastifyStatic, {
+      root: config.webDist,
+      prefix: '/',
+      wildcard: false,
+      index: false,
+      // The build's hashed files change name with their content: browsers keep them instead of asking again on every
+      // page (each request counts against the per-address web limit, GLOBAL_WEB_RATE_LIMIT).
+      setHeaders: (reply, filePath) => {
+        if (filePath.startsWith(assets)) void reply.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
   }
 
   app.setNotFoundHandler((request, reply) => {

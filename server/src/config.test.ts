@@ -30,4 +30,23 @@ describe('configuration from the environment', () => {
     expect(loadConfig({}).turnstileVerifyUrl).toBe('https://challenges.cloudflare.com/turnstile/v0/siteverify');
     expect(loadConfig({ TURNSTILE_VERIFY_URL: ' http://127.0.0.1:9/verify ' }).turnstileVerifyUrl).toBe('http://127.0.0.1:9/verify');
   });
+
+  it('limits each address on the API, the pages and the critical routes by default, as configured', () => {
+    const config = loadConfig({});
+    expect(config.globalApiRateLimit).toEqual({ enabled: true, max: 180, durationSeconds: 180 });
+    expect(config.globalWebRateLimit).toEqual({ enabled: true, max: 60, durationSeconds: 180 });
+    expect(config.criticalRateLimit).toEqual({ enabled: true, max: 20, durationSeconds: 1200 });
+    const set = loadConfig({
+      GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+      GLOBAL_API_RATE_LIMIT: '1000',
+      GLOBAL_API_RATE_LIMIT_DURATION: '60',
+      GLOBAL_WEB_RATE_LIMIT_ENABLE: '0',
+      CRITICAL_RATE_LIMIT: '5',
+      CRITICAL_RATE_LIMIT_DURATION: '0.5',
+    });
+    expect(set.globalApiRateLimit).toEqual({ enabled: false, max: 1000, durationSeconds: 60 });
+    expect(set.globalWebRateLimit.enabled).toBe(false);
+    expect(set.criticalRateLimit).toEqual({ enabled: true, max: 5, durationSeconds: 0.5 });
+    expect(() => loadConfig({ GLOBAL_WEB_RATE_LIMIT: 'many' })).toThrow();
+  });
 });

@@ -79,6 +79,21 @@ export interface Config {
   githubApiUrl: string;
   /** Cloudflare Turnstile's siteverify endpoint (TURNSTILE_VERIFY_URL overrides it, e.g. for a stand-in). */
   turnstileVerifyUrl: string;
+  /**
+   * Per client address: the console API and legacy billing (GLOBAL_API_RATE_LIMIT*, 180 per 180 s), the web pages
+   * and static files (GLOBAL_WEB_RATE_LIMIT*, 60 per 180 s), and sign-in, registration, mailed codes, password reset
+   * and third-party sign-in on top of the API's (CRITICAL_RATE_LIMIT*, 20 per 20 minutes).
+   */
+  globalApiRateLimit: RateLimitConfig;
+  globalWebRateLimit: RateLimitConfig;
+  criticalRateLimit: RateLimitConfig;
+}
+
+export interface RateLimitConfig {
+  enabled: boolean;
+  /** Requests admitted within any `durationSeconds`. */
+  max: number;
+  durationSeconds: number;
 }
 
 const serverRoot = path.resolve(import.meta.dirname, '..');
@@ -136,6 +151,16 @@ function baseUrl(value: string | undefined, fallback: string): string {
   return v;
 }
 
+/** `<PREFIX>_ENABLE` (true unless false or 0), `<PREFIX>` (count) and `<PREFIX>_DURATION` (seconds). */
+function rateLimit(env: NodeJS.ProcessEnv, prefix: string, max: number, durationSeconds: number): RateLimitConfig {
+  const enable = env[`${prefix}_ENABLE`]?.trim().toLowerCase();
+  return {
+    enabled: enable !== 'false' && enable !== '0',
+    max: Math.max(1, int(env[prefix], max)),
+    durationSeconds: seconds(env[`${prefix}_DURATION`], durationSeconds) || durationSeconds,
+  };
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const secret = env.SESSION_SECRET?.trim() ?? '';
   if (secret === 'random_string') {
@@ -177,5 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     githubOAuthUrl: baseUrl(env.GITHUB_OAUTH_URL, 'https://github.com'),
     githubApiUrl: baseUrl(env.GITHUB_API_URL, 'https://api.github.com'),
     turnstileVerifyUrl: env.TURNSTILE_VERIFY_URL?.trim() || 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    globalApiRateLimit: rateLimit(env, 'GLOBAL_API_RATE_LIMIT', 180, 180),
+    globalWebRateLimit: rateLimit(env, 'GLOBAL_WEB_RATE_LIMIT', 60, 180),
+    criticalRateLimit: rateLimit(env, 'CRITICAL_RATE_LIMIT', 20, 20 * 60),
   };
 }

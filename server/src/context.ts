@@ -13,6 +13,7 @@ import type { ChannelTestRunner } from './services/channel-tests.js';
 import type { JobRunner } from './jobs/runner.js';
 import type { ResponsesKeeper } from './relay/formats/responses/store.js';
 import type { EmailCodes } from './auth/verification/index.js';
+import type { RateLimiter } from './services/rate-limit/limiter.js';
 
 /** What every route and job can reach. Built once in app.ts. */
 export interface AppContext {
@@ -39,6 +40,8 @@ export interface AppContext {
   channelTests: ChannelTestRunner;
   /** Codes and reset tokens mailed to users (database, or Redis when configured). */
   emailCodes: EmailCodes;
+  /** Per-address and per-user request limits (memory, or Redis shared by every node). */
+  rateLimiter: RateLimiter;
   log: FastifyBaseLogger;
   startTime: number;
   version: string;

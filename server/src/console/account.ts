@@ -28,7 +28,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
   const { ctx } = app;
   const { options, db, config } = ctx;
 
-  app.post('/user/login', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/user/login', { config: { access: 'public', critical: true } }, async (request, reply) => {
     await requireTurnstile(ctx, request, reply);
     if (!options.get('PasswordLoginEnabled')) throw fail('管理员关闭了密码登录');
     const body = parse(LoginBody, request.body);

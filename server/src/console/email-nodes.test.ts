@@ -7,6 +7,7 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { testDatabases } from '../test/databases.js';
 import { codeIn, startSmtpStandIn, type SmtpStandIn } from '../test/smtp-stand-in.js';
+import { NO_ADDRESS_LIMITS } from '../test/app.js';
 
 /*
  * A code mailed by one node is good on another, and after a restart: codes live in the database (SQLite file,
@@ -47,7 +48,7 @@ describe.each([sqliteFile, ...serverSetups])('mailed codes on $name', (setup) =>
   const nodes: FastifyInstance[] = [];
 
   const node = async (type: 'master' | 'slave') => {
-    const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', NODE_TYPE: type, ...env });
+    const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', NODE_TYPE: type, ...NO_ADDRESS_LIMITS, ...env });
     const app = await buildApp(config, { logger: false });
     nodes.push(app);
     return app;

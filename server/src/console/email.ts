@@ -15,21 +15,21 @@ const BindQuery = z.object({ email: text, code: text });
 export const emailRoutes: FastifyPluginAsync = async (app) => {
   const { ctx } = app;
 
-  app.get('/verification', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/verification', { config: { access: 'public', critical: true } }, async (request, reply) => {
     await requireTurnstile(ctx, request, reply);
     await sendVerificationCode(ctx, { client: request.ip, email: parse(EmailQuery, request.query).email });
     return ok();
   });
 
-  app.get('/reset_password', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/reset_password', { config: { access: 'public', critical: true } }, async (request, reply) => {
     await requireTurnstile(ctx, request, reply);
     await sendPasswordReset(ctx, { client: request.ip, email: parse(EmailQuery, request.query).email });
     return ok();
   });
 
-  app.post('/user/reset', { config: { access: 'public' } }, async (request) => ok(await resetPassword(ctx, parse(ResetBody, request.body))));
+  app.post('/user/reset', { config: { access: 'public', critical: true } }, async (request) => ok(await resetPassword(ctx, parse(ResetBody, request.body))));
 
-  app.get('/oauth/email/bind', { config: { access: 'user' } }, async (request) => {
+  app.get('/oauth/email/bind', { config: { access: 'user', critical: true } }, async (request) => {
     await bindEmail(ctx, caller(request), parse(BindQuery, request.query));
     return ok();
   });

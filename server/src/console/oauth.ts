@@ -71,14 +71,14 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
 
   const wechatOpenId = (code: string) => fetchWeChatOpenId(options.get('WeChatServerAddress'), options.get('WeChatServerToken'), code);
 
-  app.get('/oauth/state', { config: { access: 'public' } }, async (request, reply) => {
+  app.get('/oauth/state', { config: { access: 'public', critical: true } }, async (request, reply) => {
     const aff = parse(StateQuery, request.query).aff?.trim() ?? '';
     if (aff !== '' && !AFF_CODE.test(aff)) throw fail('无效的参数：aff');
     return ok(issueOAuthState(reply, aff, config.sessionCookieSecure));
   });
 
   // One callback for both: a signed-in browser binds the GitHub account (answer 'bind'), anyone else signs in with it.
-  app.get('/oauth/github', { config: { access: 'public' } }, (request, reply) =>
+  app.get('/oauth/github', { config: { access: 'public', critical: true } }, (request, reply) =>
     audited('github', request, async () => {
       const clientId = options.get('GitHubClientId');
       const clientSecret = options.get('GitHubClientSecret');
@@ -106,7 +106,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  app.get('/oauth/wechat', { config: { access: 'public' } }, (request, reply) =>
+  app.get('/oauth/wechat', { config: { access: 'public', critical: true } }, (request, reply) =>
     audited('wechat', request, async () => {
       requireEnabled('wechat', options.get('WeChatServerAddress') !== '');
       const { code } = parse(CodeQuery, request.query);
@@ -122,7 +122,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  app.get('/oauth/wechat/bind', { config: { access: 'user' } }, (request) =>
+  app.get('/oauth/wechat/bind', { config: { access: 'user', critical: true } }, (request) =>
     audited('wechat', request, async () => {
       requireEnabled('wechat', options.get('WeChatServerAddress') !== '');
       const { code } = parse(CodeQuery, request.query);
@@ -131,7 +131,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     }),
   );
 
-  app.get('/oauth/telegram/login', { config: { access: 'public' } }, (request, reply) =>
+  app.get('/oauth/telegram/login', { config: { access: 'public', critical: true } }, (request, reply) =>
     audited('telegram', request, async () => {
       const botToken = options.get('TelegramBotToken');
       requireEnabled('telegram', botToken !== '');
@@ -144,7 +144,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
 
   // Reached by the console's API client, or as a page when the widget is given this URL as its auth URL: a page
   // goes back to the personal settings, as on other gateways.
-  app.get('/oauth/telegram/bind', { config: { access: 'public' } }, (request, reply) =>
+  app.get('/oauth/telegram/bind', { config: { access: 'public', critical: true } }, (request, reply) =>
     audited('telegram', request, async () => {
       const botToken = options.get('TelegramBotToken');
       requireEnabled('telegram', botToken !== '');

@@ -4,7 +4,7 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { OPTION_DEFAULTS } from '../options/index.js';
 import { testDatabases } from '../test/databases.js';
-import { startTestApp, type Session, type TestApp } from '../test/app.js';
+import { NO_ADDRESS_LIMITS, startTestApp, type Session, type TestApp } from '../test/app.js';
 
 describe.each(testDatabases())('the option API on $name', (database) => {
   let t: TestApp;
@@ -185,6 +185,7 @@ describe.each(testDatabases().filter((d) => d.name !== 'sqlite' && redisUrl))('a
       SESSION_SECRET: 'test-secret-test-secret-test-secret',
       LOG_LEVEL: 'silent',
       NODE_TYPE: 'slave',
+      ...NO_ADDRESS_LIMITS,
     });
     other = await buildApp(config, { logger: false });
   }, 60_000);

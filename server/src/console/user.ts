@@ -80,7 +80,7 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
     }
   });
 
-  app.post('/user/register', { config: { access: 'public' } }, async (request, reply) => {
+  app.post('/user/register', { config: { access: 'public', critical: true } }, async (request, reply) => {
     await requireTurnstile(ctx, request, reply);
     await register(ctx, parse(RegisterBody, request.body));
     return ok();

@@ -24,6 +24,9 @@ const LABELS: Partial<Record<OptionKey, string>> = {
   ModelPrice: '模型固定价格',
   UserUsableGroups: '用户可选分组',
   Chats: '聊天配置',
+  ModelRequestRateLimitDurationMinutes: '限制周期',
+  ModelRequestRateLimitCount: '用户每周期最多请求次数',
+  ModelRequestRateLimitSuccessCount: '用户每周期最多请求完成次数',
 };
 
 /** String options that take one of a few values. */

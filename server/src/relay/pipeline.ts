@@ -18,6 +18,7 @@ import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
 import type { StreamCut } from './formats/passthrough-meter.js';
 import { reportChannelFailure } from './health.js';
+import { limitModelRequests } from './model-rate-limit.js';
 import { providerFor, wireCodec } from './providers/index.js';
 import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery } from './respond.js';
 import { UpstreamBusy } from './upstream-limit.js';
@@ -80,6 +81,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   const { call, caller, ex } = input;
   const res = ex.res;
   const startedAt = Date.now();
+  const limited = limitModelRequests(ctx, input);
+  if (limited) await limited;
   checkModelAllowed(caller.token, call.model);
   if (ctx.relay.settler.full) throw settlementBacklog();
   const pinned = caller.pinnedChannelId !== null ? pinnedChannel(ctx, caller.pinnedChannelId) : null;

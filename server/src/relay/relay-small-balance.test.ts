@@ -8,6 +8,7 @@ import { loadConfig } from '../config.js';
 import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
+import { NO_ADDRESS_LIMITS } from '../test/app.js';
 
 /*
  * A small balance can be spent by many calls at once. Each call reserves an estimate ~13x its real cost (prompt +
@@ -33,7 +34,7 @@ describe.each(testDatabases())('a small balance under 1,000 concurrent calls on 
     f = await startRelay(database, twoNodes ? { REDIS_CONN_STRING: redis! } : {});
     urls.push(f.baseUrl);
     if (twoNodes) {
-      const config = loadConfig({ SQL_DSN: f.t.dbUrl!, REDIS_CONN_STRING: redis!, SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', NODE_TYPE: 'slave' });
+      const config = loadConfig({ SQL_DSN: f.t.dbUrl!, REDIS_CONN_STRING: redis!, SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', NODE_TYPE: 'slave', ...NO_ADDRESS_LIMITS });
       other = await buildApp(config, { logger: false });
       await other.listen({ port: 0, host: '127.0.0.1' });
       urls.push(`http://127.0.0.1:${(other.server.address() as AddressInfo).port}`);

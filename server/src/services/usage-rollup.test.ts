@@ -5,7 +5,7 @@ import { loadConfig } from '../config.js';
 import { connect } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { testDatabases } from '../test/databases.js';
-import { startTestApp, type TestApp } from '../test/app.js';
+import { NO_ADDRESS_LIMITS, startTestApp, type TestApp } from '../test/app.js';
 import { UsageRollup, type UsageEntry } from './usage-rollup.js';
 
 const H = 3600;
@@ -87,7 +87,7 @@ describe('the usage roll-up in memory', () => {
 
 describe.each(testDatabases())('the usage roll-up of several server processes on $name', (database) => {
   let t: TestApp;
-  const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent' });
+  const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...NO_ADDRESS_LIMITS });
   beforeAll(async () => {
     t = await startTestApp(database);
   });

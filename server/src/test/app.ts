@@ -29,9 +29,19 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+/**
+ * The per-address limits are off in tests (every call comes from one address, and suites make hundreds); the
+ * tests of the limits switch them on.
+ */
+export const NO_ADDRESS_LIMITS = {
+  GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+  GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
+  CRITICAL_RATE_LIMIT_ENABLE: 'false',
+} as const;
+
 export async function startTestApp(database: TestDatabase, env: Record<string, string> = {}): Promise<TestApp> {
   const { db, drop, url: dbUrl } = await database.open();
-  const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...env });
+  const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...NO_ADDRESS_LIMITS, ...env });
   const app = await buildApp(config, { db, logger: false });
 
   async function login(username: string, password: string): Promise<Session> {

@@ -839,4 +839,15 @@ export const en: Record<string, string> = {
   '系统提示词': 'System prompt',
   '你好': 'Hello',
   '你好，请问有什么可以帮助您的吗？': 'Hello, how can I help you?',
+  // model request rate limit
+  '模型请求速率限制': 'Model request rate limit',
+  '保存模型速率限制': 'Save model rate limit',
+  '启用用户模型请求速率限制（可能会影响高并发性能）': 'Enable per-user model request rate limit (may affect performance under high concurrency)',
+  '限制周期': 'Period',
+  '频率限制的周期（分钟）': 'Period of the rate limit (minutes)',
+  '用户每周期最多请求次数': 'Max requests per user per period',
+  '包括失败请求的次数，0代表不限制': 'Includes failed requests; 0 means no limit',
+  '用户每周期最多请求完成次数': 'Max successful requests per user per period',
+  '只包括请求成功的次数': 'Counts successful requests only',
+  '次': 'times',
 };

@@ -1,0 +1,22 @@
+import type { Config } from '../../config.js';
+import type { RateLimiter } from './limiter.js';
+import { MemoryRateLimiter } from './memory.js';
+
+/** Limits in Redis when REDIS_CONN_STRING is set (shared by every node), else in this process's memory. */
+export async function openRateLimiter(config: Config, warn: (message: string, err?: unknown) => void): Promise<RateLimiter> {
+  if (!config.redisConnString) return new MemoryRateLimiter();
+  const [{ Redis }, { RedisRateLimiter }] = await Promise.all([import('ioredis'), import('./redis.js')]);
+  // A limit check waits for Redis at most this long, then admits the request (redis.ts).
+  const redis = new Redis(config.redisConnString, { maxRetriesPerRequest: 1, commandTimeout: 500 });
+  const limiter = new RedisRateLimiter(redis, warn);
+  // Limits are shared ones: wait (briefly) for the connection rather than admit the first calls unchecked.
+  await new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer = setTimeout(done, 2_000);
+    redis.once('ready', done);
+  });
+  return limiter;
+}

@@ -1,15 +1,13 @@
-import v8 from 'node:v8';
 import { loadConfig } from './config.js';
 import { buildApp } from './app.js';
 import { gracefulShutdown } from './shutdown.js';
 import { openFilesWarning } from './open-files.js';
+import { adaptHeapGrowth } from './heap-growth.js';
 
-// Collect the old generation once it has grown a fifth past what survived the last full collection. V8's own
-// factor (up to 4x for a fast collector) let a ~30 MB live heap reach ~100 MB of garbage under load before the
-// next full GC; at a fifth, peak memory follows the live size (measured in docs/decisions.md, "Memory"). Read at
-// every full GC, so it applies however the process was started. The young generation's size cannot be changed
-// after start: `npm start` passes --max-semi-space-size.
-v8.setFlagsFromString('--heap-growing-percent=20');
+// Collect the old generation once it has grown a fifth past what survived the last full collection, while few calls
+// are in flight (heap-growth.ts says why, and why not with thousands of streams open). The young generation keeps
+// V8's default size (16 MB semi-spaces): at 8 MB, first bytes with 5,000 streams open came ~30 ms later at p99.
+adaptHeapGrowth();
 
 const LISTEN_BACKLOG = 4096;
 

@@ -1,6 +1,7 @@
 import type { Server, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { StreamCut } from './formats/passthrough-meter.js';
+import { callsInFlight, FEW_CALLS, MANY_CALLS } from '../heap-growth.js';
 
 /** What a call that meets a shutdown is told, in its format's error body or stream error event (clients retry 503s). */
 export const SHUTDOWN_MESSAGE = '服务正在关闭，请稍后重试';
@@ -23,6 +24,8 @@ type Stoppable = { [STOP]?: Stop };
 export class InFlightCalls {
   private readonly sockets = new Set<Socket>();
   private stopReason: StreamCut | null = null;
+  /** Calls registered and not yet deleted (a plain count: the heap growth follows it). */
+  private count = 0;
 
   /** Follows the server's connections (added and removed once per connection, not per call). */
   watch(server: Server): void {
@@ -35,11 +38,15 @@ export class InFlightCalls {
   /** Registers a call; it is stopped at once when the process is already stopping everything. */
   add(res: ServerResponse, stop: Stop): void {
     (res as Stoppable)[STOP] = stop;
+    if (++this.count === MANY_CALLS) callsInFlight(this.count);
     if (this.stopReason) stop(this.stopReason);
   }
 
   delete(res: ServerResponse): void {
-    (res as Stoppable)[STOP] = undefined;
+    const call = res as Stoppable;
+    if (!call[STOP]) return;
+    call[STOP] = undefined;
+    if (--this.count === FEW_CALLS) callsInFlight(this.count);
   }
 
   /** The stop functions of the calls running now on the server's connections. */

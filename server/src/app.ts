@@ -96,10 +96,14 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   if (config.nodeType === 'master') await migrateToLatest(db);
   const bus =
     opts.bus ??
-    (await createBus(config.redisConnString, {
-      down: (err) => app.log.warn({ err }, 'Redis is unreachable: caches stay local until it is back (other nodes re-read every SYNC_FREQUENCY)'),
-      back: () => app.log.warn('Redis is reachable again'),
-    }));
+    (await createBus(
+      config.redisConnString,
+      {
+        down: (err) => app.log.warn({ err }, 'Redis is unreachable: caches stay local until it is back (other nodes re-read every SYNC_FREQUENCY)'),
+        back: () => app.log.warn('Redis is reachable again'),
+      },
+      config.redisCommandTimeoutSeconds * 1000,
+    ));
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
   await options.load();
   const accounts = new AccountState(db.kysely);
@@ -129,11 +133,18 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),
   });
   const jobs = new JobRunner(app.log, { master: config.nodeType === 'master' });
-  const responses = await openResponsesKeeper(config, db, options, {
-    onError: (err, failed, givenUp) => app.log.error({ err, failed, givenUp }, 'keeping Responses failed'),
-    onReadError: (err) => app.log.error({ err }, 'reading kept Responses failed'),
-  });
-  const emailCodes = await openEmailCodes(config, db);
+  const redisError = (what: string) => (err: Error) => app.log.warn({ err }, `Redis (${what}): ${err.message}`);
+  const responses = await openResponsesKeeper(
+    config,
+    db,
+    options,
+    {
+      onError: (err, failed, givenUp) => app.log.error({ err, failed, givenUp }, 'keeping Responses failed'),
+      onReadError: (err) => app.log.error({ err }, 'reading kept Responses failed'),
+    },
+    redisError('kept Responses'),
+  );
+  const emailCodes = await openEmailCodes(config, db, redisError('mailed codes'));
   const rateLimiter = await openRateLimiter(config, (message, err) => app.log.warn({ err }, message));
 
   const ctx: AppContext = {

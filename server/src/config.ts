@@ -9,6 +9,8 @@ export interface Config {
   sqlDsn: string;
   sqlitePath: string;
   redisConnString: string;
+  /** The longest a Redis command waits for its answer (REDIS_COMMAND_TIMEOUT seconds, 5; 0: no bound). */
+  redisCommandTimeoutSeconds: number;
   sessionSecret: string;
   /** True when SESSION_SECRET was not given and a random one is in use (sessions die with the process). */
   sessionSecretGenerated: boolean;
@@ -172,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqlDsn: env.SQL_DSN?.trim() ?? '',
     sqlitePath: env.SQLITE_PATH?.trim() || path.resolve(process.cwd(), 'data/switchyard.db'),
     redisConnString: env.REDIS_CONN_STRING?.trim() ?? '',
+    redisCommandTimeoutSeconds: env.REDIS_COMMAND_TIMEOUT?.trim() ? positive(env.REDIS_COMMAND_TIMEOUT) : 5,
     sessionSecret: secret || randomBytes(32).toString('hex'),
     sessionSecretGenerated: secret === '',
     sessionCookieSecure: env.SESSION_COOKIE_SECURE === 'true',

@@ -52,9 +52,11 @@ export class RedisBus implements Bus {
     RedisClient: typeof Redis,
     url: string,
     private readonly log: BusLog = SILENT,
+    commandTimeoutMs = 0,
   ) {
-    this.pub = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
-    this.sub = new RedisClient(url, { lazyConnect: false, maxRetriesPerRequest: 3 });
+    const bounds = { lazyConnect: false, maxRetriesPerRequest: 3, ...(commandTimeoutMs > 0 ? { commandTimeout: commandTimeoutMs } : {}) };
+    this.pub = new RedisClient(url, bounds);
+    this.sub = new RedisClient(url, bounds);
     for (const client of [this.pub, this.sub]) {
       // Without a listener ioredis prints every failed reconnect to stderr.
       client.on('error', (err: Error) => this.wentDown(err));
@@ -110,8 +112,8 @@ export class RedisBus implements Bus {
 }
 
 /** Redis is only loaded when configured (the client costs memory a single node does not need). */
-export async function createBus(redisUrl: string, log?: BusLog): Promise<Bus> {
+export async function createBus(redisUrl: string, log?: BusLog, commandTimeoutMs = 0): Promise<Bus> {
   if (!redisUrl) return new LocalBus();
   const { Redis } = await import('ioredis');
-  return new RedisBus(Redis, redisUrl, log);
+  return new RedisBus(Redis, redisUrl, log, commandTimeoutMs);
 }

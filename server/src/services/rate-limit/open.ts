@@ -1,13 +1,14 @@
 import type { Config } from '../../config.js';
 import type { RateLimiter } from './limiter.js';
 import { MemoryRateLimiter } from './memory.js';
+import { openRedis } from '../../lib/redis.js';
 
 /** Limits in Redis when REDIS_CONN_STRING is set (shared by every node), else in this process's memory. */
 export async function openRateLimiter(config: Config, warn: (message: string, err?: unknown) => void): Promise<RateLimiter> {
   if (!config.redisConnString) return new MemoryRateLimiter();
-  const [{ Redis }, { RedisRateLimiter }] = await Promise.all([import('ioredis'), import('./redis.js')]);
-  // A limit check waits for Redis at most this long, then admits the request (redis.ts).
-  const redis = new Redis(config.redisConnString, { maxRetriesPerRequest: 1, commandTimeout: 500 });
+  const { RedisRateLimiter } = await import('./redis.js');
+  // A limit check waits for Redis at most this long, then admits the request (redis.ts); its errors are reported there.
+  const redis = await openRedis(config.redisConnString, { commandTimeoutMs: 500 }, () => {}, { maxRetriesPerRequest: 1 });
   const limiter = new RedisRateLimiter(redis, warn);
   // Limits are shared ones: wait (briefly) for the connection rather than admit the first calls unchecked.
   await new Promise<void>((resolve) => {

@@ -191,6 +191,59 @@ export interface LogStat {
 }
 
 /**
+ * A drawing task (GET /api/mj/ and /api/mj/self/ items). submit_time, start_time and finish_time are the
+ * Midjourney proxy's own values, in milliseconds; created_at is submit_time in seconds. progress is a percent
+ * string ("100%"); buttons and properties are JSON text. The owner's view shows channel_id 0.
+ */
+export interface MidjourneyDto {
+  id: number;
+  created_at: number;
+  user_id: number;
+  code: number;
+  action: string;
+  mj_id: string;
+  prompt: string;
+  prompt_en: string;
+  description: string;
+  state: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  image_url: string;
+  status: string;
+  progress: string;
+  fail_reason: string;
+  channel_id: number;
+  quota: number;
+  buttons: string;
+  properties: string;
+}
+
+/**
+ * An async (music) task (GET /api/task/ and /api/task/self items). Times are unix seconds; properties and data
+ * (the upstream's raw answer) are JSON text. The owner's view shows channel_id 0.
+ */
+export interface TaskDto {
+  id: number;
+  created_at: number;
+  updated_at: number;
+  task_id: string;
+  platform: string;
+  user_id: number;
+  channel_id: number;
+  quota: number;
+  action: string;
+  status: string;
+  fail_reason: string;
+  submit_time: number;
+  start_time: number;
+  finish_time: number;
+  progress: string;
+  properties: string;
+  data: string;
+}
+
+/**
  * One hour of one model's usage in the data dashboard (GET /api/data/ and /api/data/self): calls, tokens and quota,
  * summed over the users the call selects. `created_at` is the start of the hour (unix seconds).
  */

@@ -7,6 +7,7 @@ import { tokenRoutes } from './token.js';
 import { groupRoutes } from './group.js';
 import { channelRoutes } from './channel.js';
 import { logRoutes } from './log.js';
+import { asyncTaskRoutes } from './async-task.js';
 import { dataRoutes } from './data.js';
 import { inviteRoutes } from './invite.js';
 import { pricingRoutes } from './pricing.js';
@@ -25,6 +26,7 @@ export const consoleRoutes: FastifyPluginAsync = async (app) => {
   await app.register(groupRoutes);
   await app.register(channelRoutes);
   await app.register(logRoutes);
+  await app.register(asyncTaskRoutes);
   await app.register(dataRoutes);
   await app.register(inviteRoutes);
   await app.register(pricingRoutes);

@@ -7,6 +7,7 @@ import * as dropLogTokenIndex from './migrations/004_drop_log_token_index.js';
 import * as responses from './migrations/005_responses.js';
 import * as settlementBatches from './migrations/006_settlement_batches.js';
 import * as emailCodes from './migrations/007_email_codes.js';
+import * as tasks from './migrations/008_tasks.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -20,6 +21,7 @@ const migrations: Record<string, DialectMigration> = {
   '005_responses': responses,
   '006_settlement_batches': settlementBatches,
   '007_email_codes': emailCodes,
+  '008_tasks': tasks,
 };
 
 class StaticProvider implements MigrationProvider {

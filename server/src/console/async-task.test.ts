@@ -1,0 +1,154 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MidjourneyDto, Page, TaskDto } from '@switchyard/shared';
+import { testDatabases } from '../test/databases.js';
+import { startTestApp, type Session, type TestApp } from '../test/app.js';
+import { insertMidjourney, insertTask } from '../store/async-tasks.js';
+
+interface Body<T> {
+  success: boolean;
+  message: string;
+  data: Page<T>;
+}
+
+const DAY = 86_400;
+const NOW = 1_780_000_000;
+
+describe.each(testDatabases())('drawing and task logs on $name', (database) => {
+  let t: TestApp;
+  let root: Session;
+  let alice: Session;
+  let bob: Session;
+
+  async function get<T>(session: Session, url: string): Promise<Body<T>> {
+    const res = await t.call(session, { method: 'GET', url });
+    expect(res.statusCode, res.body).toBe(200);
+    return res.json() as Body<T>;
+  }
+  const ids = (body: Body<{ id: number }>) => body.data.items.map((r) => r.id);
+  const mjIds = (body: Body<MidjourneyDto>) => body.data.items.map((r) => r.mj_id);
+  const taskIds = (body: Body<TaskDto>) => body.data.items.map((r) => r.task_id);
+
+  beforeAll(async () => {
+    t = await startTestApp(database);
+    root = await t.root();
+    alice = await t.user('alice');
+    bob = await t.user('bob');
+    const db = t.app.ctx.db.kysely;
+    await db.deleteFrom('midjourneys').execute();
+    await db.deleteFrom('tasks').execute();
+    // Drawing times are the proxy's milliseconds; inserted oldest first, so ids grow with time.
+    const drawings: Array<[mj: string, user: number, channel: number, submitSeconds: number]> = [
+      ['mj-a-old', alice.userId, 7, NOW - 40 * DAY],
+      ['mj-a-1', alice.userId, 7, NOW - 2 * DAY],
+      ['mj-b-1', bob.userId, 8, NOW - DAY],
+      ['mj-a-2', alice.userId, 8, NOW - 60],
+      ['mj-a-3', alice.userId, 7, NOW],
+    ];
+    for (const [mj_id, user_id, channel_id, at] of drawings) {
+      await insertMidjourney(db, {
+        mj_id, user_id, channel_id, submit_time: at * 1000, action: 'IMAGINE', status: 'SUCCESS', progress: '100%', code: 1,
+        prompt: `prompt of ${mj_id}`, image_url: `https://img.example/${mj_id}.png`, quota: 50_000,
+      });
+    }
+    const tasks: Array<[task: string, user: number, channel: number, submitSeconds: number]> = [
+      ['t-a-old', alice.userId, 36, NOW - 3 * DAY],
+      ['t-b-1', bob.userId, 37, NOW - DAY],
+      ['t-a-1', alice.userId, 37, NOW - 100],
+      ['t-a-2', alice.userId, 36, NOW],
+    ];
+    for (const [task_id, user_id, channel_id, at] of tasks) {
+      await insertTask(db, {
+        task_id, user_id, channel_id, submit_time: at, created_at: at, updated_at: at, platform: 'suno', action: 'MUSIC',
+        status: 'IN_PROGRESS', progress: '40%', data: '{"clips":[]}', properties: '{"input":"song"}',
+      });
+    }
+  });
+  afterAll(() => t.close());
+
+  it('lists every drawing for administrators, newest first, as a page with the spec fields', async () => {
+    const body = await get<MidjourneyDto>(root, '/api/mj/?p=1');
+    expect(body).toMatchObject({ success: true, message: '', data: { total: 5, page: 1, page_size: 10 } });
+    expect(mjIds(body)).toEqual(['mj-a-3', 'mj-a-2', 'mj-b-1', 'mj-a-1', 'mj-a-old']);
+    expect(ids(body)).toEqual([...ids(body)].sort((a, b) => b - a));
+    expect(body.data.items[0]).toMatchObject({
+      mj_id: 'mj-a-3', user_id: alice.userId, channel_id: 7, action: 'IMAGINE', code: 1, status: 'SUCCESS', progress: '100%',
+      prompt: 'prompt of mj-a-3', image_url: 'https://img.example/mj-a-3.png', submit_time: NOW * 1000, created_at: NOW,
+      quota: 50_000, fail_reason: '', prompt_en: '', finish_time: 0,
+    });
+  });
+
+  it('filters drawings by channel, mj id and a submit window given in milliseconds or seconds', async () => {
+    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?channel_id=7'))).toEqual(['mj-a-3', 'mj-a-1', 'mj-a-old']);
+    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?mj_id=mj-b-1'))).toEqual(['mj-b-1']);
+    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?mj_id=mj-b'))).toEqual([]);
+    // The console's default drawing window: the last 30 days up to an hour ahead, in milliseconds.
+    const window = `start_timestamp=${(NOW - 30 * DAY) * 1000}&end_timestamp=${(NOW + 3600) * 1000}`;
+    expect(mjIds(await get<MidjourneyDto>(root, `/api/mj/?${window}`))).toEqual(['mj-a-3', 'mj-a-2', 'mj-b-1', 'mj-a-1']);
+    // The same bounds in seconds; an end in seconds takes in the whole of its last second.
+    expect(mjIds(await get<MidjourneyDto>(root, `/api/mj/?start_timestamp=${NOW - DAY}&end_timestamp=${NOW - 60}`))).toEqual([
+      'mj-a-2',
+      'mj-b-1',
+    ]);
+    expect(mjIds(await get<MidjourneyDto>(root, `/api/mj/?channel_id=8&start_timestamp=${NOW - 3600}`))).toEqual(['mj-a-2']);
+  });
+
+  it('pages drawings by p and page_size, 1-based', async () => {
+    const second = await get<MidjourneyDto>(root, '/api/mj/?p=2&page_size=2');
+    expect(second.data).toMatchObject({ total: 5, page: 2, page_size: 2 });
+    expect(mjIds(second)).toEqual(['mj-b-1', 'mj-a-1']);
+    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=3&page_size=2'))).toEqual(['mj-a-old']);
+    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=4&page_size=2'))).toEqual([]);
+    // Unreadable or out-of-range paging falls back to the first page and the nearest size.
+    const odd = await get<MidjourneyDto>(root, '/api/mj/?p=abc&page_size=100000');
+    expect(odd.data).toMatchObject({ page: 1, page_size: 100, total: 5 });
+  });
+
+  it("shows a user only their own drawings, without channels, whatever the filters say", async () => {
+    const own = await get<MidjourneyDto>(alice, '/api/mj/self/');
+    expect(mjIds(own)).toEqual(['mj-a-3', 'mj-a-2', 'mj-a-1', 'mj-a-old']);
+    expect(own.data.items.every((r) => r.user_id === alice.userId && r.channel_id === 0)).toBe(true);
+    expect(mjIds(await get<MidjourneyDto>(alice, '/api/mj/self/?mj_id=mj-b-1'))).toEqual([]);
+    // channel_id is an administrator's filter: ignored here, and never a way to another user's rows.
+    expect(mjIds(await get<MidjourneyDto>(bob, '/api/mj/self?channel_id=7'))).toEqual(['mj-b-1']);
+    const windowed = await get<MidjourneyDto>(alice, `/api/mj/self/?start_timestamp=${(NOW - 3 * DAY) * 1000}&page_size=2&p=2`);
+    expect(windowed.data).toMatchObject({ total: 3, page: 2 });
+    expect(mjIds(windowed)).toEqual(['mj-a-1']);
+  });
+
+  it('lists every async task for administrators with channel, task id and window filters (seconds or milliseconds)', async () => {
+    const all = await get<TaskDto>(root, '/api/task/');
+    expect(all.data).toMatchObject({ total: 4, page: 1, page_size: 10 });
+    expect(taskIds(all)).toEqual(['t-a-2', 't-a-1', 't-b-1', 't-a-old']);
+    expect(all.data.items[0]).toMatchObject({
+      task_id: 't-a-2', platform: 'suno', action: 'MUSIC', status: 'IN_PROGRESS', progress: '40%', user_id: alice.userId,
+      channel_id: 36, submit_time: NOW, created_at: NOW, fail_reason: '', finish_time: 0, data: '{"clips":[]}',
+    });
+    expect(taskIds(await get<TaskDto>(root, '/api/task?channel_id=37'))).toEqual(['t-a-1', 't-b-1']);
+    expect(taskIds(await get<TaskDto>(root, '/api/task/?task_id=t-b-1'))).toEqual(['t-b-1']);
+    // The console's default task window starts at the start of today (here: the day of NOW).
+    const today = NOW - (NOW % DAY);
+    expect(taskIds(await get<TaskDto>(root, `/api/task/?start_timestamp=${today}`))).toEqual(['t-a-2', 't-a-1']);
+    expect(taskIds(await get<TaskDto>(root, `/api/task/?end_timestamp=${(NOW - DAY) * 1000}`))).toEqual(['t-b-1', 't-a-old']);
+    const paged = await get<TaskDto>(root, '/api/task/?p=2&page_size=3');
+    expect(paged.data).toMatchObject({ total: 4, page: 2, page_size: 3 });
+    expect(taskIds(paged)).toEqual(['t-a-old']);
+  });
+
+  it('shows a user only their own async tasks, without channels', async () => {
+    const own = await get<TaskDto>(bob, '/api/task/self');
+    expect(taskIds(own)).toEqual(['t-b-1']);
+    expect(own.data.items[0]).toMatchObject({ user_id: bob.userId, channel_id: 0 });
+    expect(taskIds(await get<TaskDto>(bob, '/api/task/self/?task_id=t-a-1'))).toEqual([]);
+    expect(taskIds(await get<TaskDto>(alice, '/api/task/self?channel_id=37&page_size=1'))).toEqual(['t-a-2']);
+    expect((await get<TaskDto>(alice, '/api/task/self?channel_id=37&page_size=1')).data.total).toBe(3);
+  });
+
+  it('keeps the all-user lists to administrators', async () => {
+    for (const url of ['/api/mj/', '/api/task/']) {
+      const res = await t.call(alice, { method: 'GET', url });
+      expect(res.json(), url).toMatchObject({ success: false });
+      expect(res.body, url).not.toContain('mj-b-1');
+      expect(res.body, url).not.toContain('t-b-1');
+    }
+  });
+});

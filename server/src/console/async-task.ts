@@ -1,7 +1,9 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { Kysely } from 'kysely';
 import type { MidjourneyDto, Page, TaskDto } from '@switchyard/shared';
 import { caller } from '../auth/guard.js';
-import { pageMidjourneys, pageTasks, type MidjourneyRow, type TaskFilter, type TaskRow } from '../store/async-tasks.js';
+import type { Database } from '../db/schema.js';
+import { pageMidjourneys, pageTasks, type MidjourneyRow, type TaskFilter, type TaskPageRequest, type TaskRow } from '../store/async-tasks.js';
 import { ok } from './envelope.js';
 import { paging, queryInt, queryText, queryTime, type Query } from './query.js';
 
@@ -15,6 +17,8 @@ import { paging, queryInt, queryText, queryTime, type Query } from './query.js';
  * milliseconds that is 1973) and brought to the unit of the column it is compared with.
  */
 const SECONDS_BELOW = 100_000_000_000;
+
+type Db = Kysely<Database>;
 
 type Unit = 'ms' | 's';
 
@@ -44,29 +48,37 @@ const midjourneyView = (row: MidjourneyRow, self: boolean): MidjourneyDto => ({
 
 const taskView = (row: TaskRow, self: boolean): TaskDto => ({ ...row, channel_id: self ? 0 : row.channel_id });
 
+interface TaskList<Row, Dto> {
+  /** The query parameter naming the upstream id. */
+  upstreamParam: string;
+  /** The unit of submit_time in this table. */
+  unit: Unit;
+  read: (db: Db, filter: TaskFilter, page: TaskPageRequest) => Promise<{ items: Row[]; total: number }>;
+  view: (row: Row, self: boolean) => Dto;
+}
+
+const DRAWINGS: TaskList<MidjourneyRow, MidjourneyDto> = { upstreamParam: 'mj_id', unit: 'ms', read: pageMidjourneys, view: midjourneyView };
+const TASKS: TaskList<TaskRow, TaskDto> = { upstreamParam: 'task_id', unit: 's', read: pageTasks, view: taskView };
+
 export const asyncTaskRoutes: FastifyPluginAsync = async (app) => {
   const db = app.ctx.db.kysely;
   const admin = { config: { access: 'admin' as const } };
   const user = { config: { access: 'user' as const } };
 
-  async function drawings(request: FastifyRequest, self: boolean): Promise<Page<MidjourneyDto>> {
+  async function listPage<Row, Dto>(list: TaskList<Row, Dto>, request: FastifyRequest, self: boolean): Promise<Page<Dto>> {
     const query = request.query as Query;
     const { page, size, offset } = paging(query, { firstPage: 1 });
-    const filter = filterOf(query, 'mj_id', 'ms', self ? caller(request).id : undefined);
-    const found = await pageMidjourneys(db, filter, { offset, limit: size });
-    return { items: found.items.map((r) => midjourneyView(r, self)), total: found.total, page, page_size: size };
+    const filter = filterOf(query, list.upstreamParam, list.unit, self ? caller(request).id : undefined);
+    const found = await list.read(db, filter, { offset, limit: size });
+    return { items: found.items.map((r) => list.view(r, self)), total: found.total, page, page_size: size };
   }
 
-  async function tasks(request: FastifyRequest, self: boolean): Promise<Page<TaskDto>> {
-    const query = request.query as Query;
-    const { page, size, offset } = paging(query, { firstPage: 1 });
-    const filter = filterOf(query, 'task_id', 's', self ? caller(request).id : undefined);
-    const found = await pageTasks(db, filter, { offset, limit: size });
-    return { items: found.items.map((r) => taskView(r, self)), total: found.total, page, page_size: size };
+  function serve<Row, Dto>(base: string, list: TaskList<Row, Dto>): void {
+    const all = async (request: FastifyRequest) => ok(await listPage(list, request, false));
+    const own = async (request: FastifyRequest) => ok(await listPage(list, request, true));
+    for (const url of [`${base}/`, base]) app.get(url, admin, all);
+    for (const url of [`${base}/self/`, `${base}/self`]) app.get(url, user, own);
   }
-
-  for (const url of ['/mj/', '/mj']) app.get(url, admin, async (request) => ok(await drawings(request, false)));
-  for (const url of ['/mj/self/', '/mj/self']) app.get(url, user, async (request) => ok(await drawings(request, true)));
-  for (const url of ['/task/', '/task']) app.get(url, admin, async (request) => ok(await tasks(request, false)));
-  for (const url of ['/task/self/', '/task/self']) app.get(url, user, async (request) => ok(await tasks(request, true)));
+  serve('/mj', DRAWINGS);
+  serve('/task', TASKS);
 };

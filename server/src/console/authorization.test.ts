@@ -3,6 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import type { Access } from '../auth/guard.js';
 import { isSecretKey, OPTION_DEFAULTS } from '../options/index.js';
 import { recordLog } from '../store/logs.js';
+import { insertMidjourney, insertTask } from '../store/async-tasks.js';
 import { telegramHash } from '../auth/oauth/telegram.js';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
@@ -157,7 +158,7 @@ describe.each(testDatabases())('authorization matrix on $name', (database) => {
     }
     const alice = sessions.user;
 
-    // Rows the GET routes read: alice's token and logs, a channel, a redemption code.
+    // Rows the GET routes read: alice's token, logs, drawing and task, a channel, a redemption code.
     const token = (await t.call(alice, {
       method: 'POST',
       url: '/api/token/',
@@ -166,6 +167,8 @@ describe.each(testDatabases())('authorization matrix on $name', (database) => {
     ids.token = token.id;
     aliceTokenKey = token.key;
     await recordLog(t.app.ctx.db.kysely, { userId: alice.userId, username: 'alice', type: 2, content: 'alice-log-marker' });
+    await insertMidjourney(t.app.ctx.db.kysely, { user_id: alice.userId, mj_id: 'alice-drawing', prompt: 'alice-prompt', submit_time: 1 });
+    await insertTask(t.app.ctx.db.kysely, { user_id: alice.userId, task_id: 'alice-task', platform: 'suno', submit_time: 1 });
     const channelIds = (await asRoot('POST', '/api/channel/', {
       name: 'matrix',
       type: 1,
@@ -327,6 +330,10 @@ describe.each(testDatabases())('authorization matrix on $name', (database) => {
       '/api/log/self/?username=alice&type=2',
       '/api/log/self/stat?username=alice',
       '/api/data/self?username=alice',
+      '/api/mj/self/?mj_id=alice-drawing',
+      '/api/mj/self/?channel_id=0&start_timestamp=0',
+      '/api/task/self?task_id=alice-task',
+      '/api/task/self/?channel_id=0',
     ]) {
       const res = await t.call(bob, { method: 'GET', url });
       expect(res.json().success, url).toBe(true);

@@ -24,15 +24,20 @@ describe.each(testDatabases())('migrations on $name', (database) => {
     for (const t of TABLES) expect(tables).toContain(t);
   });
 
-  it('indexes logs for the console filters and nothing else (every index costs each consume log)', async () => {
-    await migrateToLatest(db);
+  /** The names of a table's secondary indexes, sorted. */
+  async function indexNames(table: string): Promise<string[]> {
     const query =
       db.dialect === 'sqlite'
-        ? sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = 'logs' and sql is not null`
+        ? sql<{ name: string }>`select name from sqlite_master where type = 'index' and tbl_name = ${table} and sql is not null`
         : db.dialect === 'postgres'
-          ? sql<{ name: string }>`select indexname as name from pg_indexes where tablename = 'logs' and indexname <> 'logs_pkey'`
-          : sql<{ name: string }>`select distinct index_name as name from information_schema.statistics where table_schema = database() and table_name = 'logs' and index_name <> 'PRIMARY'`;
-    const names = (await query.execute(db.kysely)).rows.map((r) => r.name).sort();
+          ? sql<{ name: string }>`select indexname as name from pg_indexes where tablename = ${table} and indexname <> ${`${table}_pkey`}`
+          : sql<{ name: string }>`select distinct index_name as name from information_schema.statistics where table_schema = database() and table_name = ${table} and index_name <> 'PRIMARY'`;
+    return (await query.execute(db.kysely)).rows.map((r) => r.name).sort();
+  }
+
+  it('indexes logs for the console filters and nothing else (every index costs each consume log)', async () => {
+    await migrateToLatest(db);
+    const names = await indexNames('logs');
     expect(names).toEqual([
       'logs_channel_time_idx',
       'logs_created_at_idx',
@@ -41,6 +46,24 @@ describe.each(testDatabases())('migrations on $name', (database) => {
       'logs_type_time_idx',
       'logs_user_time_idx',
       'logs_username_time_idx',
+    ]);
+  });
+
+  it('indexes the drawing and task logs for their filters: user, channel, upstream id, submit time', async () => {
+    await migrateToLatest(db);
+    expect(await indexNames('midjourneys')).toEqual([
+      'midjourneys_channel_time_idx',
+      'midjourneys_mj_id_idx',
+      'midjourneys_status_idx',
+      'midjourneys_submit_time_idx',
+      'midjourneys_user_idx',
+    ]);
+    expect(await indexNames('tasks')).toEqual([
+      'tasks_channel_time_idx',
+      'tasks_status_idx',
+      'tasks_submit_time_idx',
+      'tasks_task_id_idx',
+      'tasks_user_idx',
     ]);
   });
 

@@ -6,7 +6,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { builtServer } from './lib/micro.mjs';
+import { asyncCpuBench, builtServer } from './lib/micro.mjs';
 
 const { dist, ROUNDS, imp } = builtServer();
 const { connect } = await imp('db/connect.js');
@@ -25,18 +25,8 @@ const db = await connect('', path.join(tmp, 'micro.db'));
 await migrateToLatest(db);
 const keeper = new ResponsesKeeper(new SqlResponsesStore(db.kysely, db.dialect), () => keeperLimits(DEFAULT_OPTIONS), { intervalMs: 3_600_000, maxBatch: 1e9 });
 
-async function bench(name, n, fn, per = 1) {
-  for (let i = 0; i < Math.min(n, 200); i++) await fn(i);
-  let best = Infinity;
-  for (let r = 0; r < ROUNDS; r++) {
-    const c0 = process.cpuUsage();
-    for (let i = 0; i < n; i++) await fn(i);
-    const c = process.cpuUsage(c0);
-    best = Math.min(best, (c.user + c.system) / n / per);
-  }
-  console.log(`${best.toFixed(1).padStart(8)} µs  ${name}`);
-  return best;
-}
+/** CPU µs per op: best of ROUNDS rounds of n ops (fn may be async). */
+const bench = asyncCpuBench(ROUNDS);
 
 console.log(`server build: ${path.relative(process.cwd(), dist) || dist}; node ${process.version}; best of ${ROUNDS} rounds, CPU µs per op\n`);
 

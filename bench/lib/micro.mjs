@@ -33,3 +33,19 @@ export function cpuBench(rounds, width = 8) {
     return best;
   };
 }
+
+/** The same for a function that may be async (awaited per call), with `per` operations in each call. */
+export function asyncCpuBench(rounds) {
+  return async function bench(name, n, fn, per = 1) {
+    for (let i = 0; i < Math.min(n, 200); i++) await fn(i); // warm-up
+    let best = Infinity;
+    for (let r = 0; r < rounds; r++) {
+      const c0 = process.cpuUsage();
+      for (let i = 0; i < n; i++) await fn(i);
+      const c = process.cpuUsage(c0);
+      best = Math.min(best, (c.user + c.system) / n / per);
+    }
+    console.log(`${best.toFixed(1).padStart(8)} µs  ${name}`);
+    return best;
+  };
+}

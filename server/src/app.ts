@@ -23,6 +23,8 @@ import { shuttingDown } from './relay/errors.js';
 import { SHUTDOWN_MESSAGE } from './relay/in-flight.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
+import { DatabaseLease } from './jobs/lease.js';
+import { taskRoutes } from './relay/tasks/index.js';
 import { ChannelTestRunner } from './services/channel-tests.js';
 import { openResponsesKeeper } from './relay/formats/responses/open-store.js';
 import { openEmailCodes } from './auth/verification/open.js';
@@ -132,7 +134,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     enabled: () => options.get('DataExportEnabled'),
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),
   });
-  const jobs = new JobRunner(app.log, { master: config.nodeType === 'master' });
+  const jobs = new JobRunner(app.log, { master: config.nodeType === 'master', lease: new DatabaseLease(db.kysely) });
   const redisError = (what: string) => (err: Error) => app.log.warn({ err }, `Redis (${what}): ${err.message}`);
   const responses = await openResponsesKeeper(
     config,
@@ -215,6 +217,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(consoleRoutes, { prefix: '/api' });
   await app.register(relayRoutes);
+  await app.register(taskRoutes);
   const relayLane = new RelayLane(app.ctx, RELAY_ENDPOINTS, { bodyLimit: config.bodyLimit, trust: compileTrust(config.trustedProxies) });
   app.addHook('preClose', () => {
     closing = true;

@@ -40,6 +40,12 @@ export interface Config {
   channelTestFrequencyMinutes: number;
   /** Minutes between automatic balance updates of every enabled channel (CHANNEL_UPDATE_FREQUENCY); 0: never. */
   channelUpdateFrequencyMinutes: number;
+  /**
+   * Drawing and music tasks are brought up to date from their upstreams by one node of the deployment every
+   * TASK_POLL_INTERVAL seconds (15); UPDATE_TASK=false keeps this node out of it (as the established gateway's).
+   */
+  updateTask: boolean;
+  taskPollIntervalSeconds: number;
   /** Seconds to wait between two channels of an all-channel test (POLLING_INTERVAL). */
   pollingIntervalSeconds: number;
   /**
@@ -192,6 +198,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     channelTestFrequencyMinutes: positive(env.CHANNEL_TEST_FREQUENCY),
     channelUpdateFrequencyMinutes: positive(env.CHANNEL_UPDATE_FREQUENCY),
     pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
+    updateTask: env.UPDATE_TASK?.trim() !== 'false',
+    taskPollIntervalSeconds: positive(env.TASK_POLL_INTERVAL) || 15,
     shutdownTimeoutSeconds: positive(env.SHUTDOWN_TIMEOUT) || 30,
     upstreamMaxConnections: int(env.UPSTREAM_MAX_CONNECTIONS, DEFAULT_UPSTREAM_MAX_CONNECTIONS),
     sqlMaxOpenConns: Math.max(1, int(env.SQL_MAX_OPEN_CONNS, 20)),

@@ -149,6 +149,17 @@ export interface MidjourneysTable {
   quota: number;
   buttons: string;
   properties: string;
+  /** The token charged (0: none, or a row from before tokens were recorded). */
+  token_id: number;
+  /** What the charge took from the token's remaining quota (0 for an unlimited token). */
+  token_quota: number;
+}
+
+/** One background job run by one node of a deployment: who holds it, and until when (ms). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
 }
 
 export interface TasksTable {
@@ -169,6 +180,8 @@ export interface TasksTable {
   progress: string;
   properties: string;
   data: string;
+  token_id: number;
+  token_quota: number;
 }
 
 export interface QuotaDataTable {
@@ -247,6 +260,7 @@ export interface Database {
   settlement_batches: SettlementBatchesTable;
   email_codes: EmailCodesTable;
   email_sends: EmailSendsTable;
+  job_leases: JobLeasesTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

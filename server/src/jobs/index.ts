@@ -5,6 +5,8 @@ import { responsesRetentionJob } from './responses-retention.js';
 import type { JobRunner } from './runner.js';
 import { usageFlushJob } from './usage-flush.js';
 import { emailCodesCleanupJob } from './email-codes-cleanup.js';
+import { taskPollerJob } from './task-poller.js';
+import { TASK_PLATFORMS } from '../relay/tasks/index.js';
 
 export { JobRunner, type Job } from './runner.js';
 
@@ -15,4 +17,5 @@ export function registerJobs(runner: JobRunner, ctx: AppContext): void {
   runner.add(channelBalancesJob(ctx));
   runner.add(responsesRetentionJob(ctx.responses));
   runner.add(emailCodesCleanupJob(ctx.emailCodes));
+  for (const platform of TASK_PLATFORMS) runner.add(taskPollerJob(ctx, platform));
 }

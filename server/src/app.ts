@@ -33,6 +33,8 @@ import { consoleErrorBody, consoleFailure, notFoundMessage } from './console/err
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
 import { openRateLimiter } from './services/rate-limit/open.js';
 import { installHttpRateLimits } from './console/rate-limits.js';
+import { IpcBus } from './cluster/ipc-bus.js';
+import { releaseDeadReservations } from './cluster/dead-reservations.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -95,9 +97,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const onLost = (err: Error) => app.log.warn({ err }, 'the database ended an idle connection; the pool opens another');
   const pool = { maxConnections: config.sqlMaxOpenConns, waitTimeoutMs: config.sqlConnWaitTimeoutSeconds * 1000 };
   const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath, onLost, pool));
-  if (config.nodeType === 'master') await migrateToLatest(db);
+  // Under a primary, the primary prepared the database before starting the workers.
+  const preparing = config.nodeType === 'master' && config.workerIndex === 0;
+  if (preparing) await migrateToLatest(db);
+  if (config.workerIndex === 0) await releaseDeadReservations(db, app.log);
   const bus =
     opts.bus ??
+    (config.workerIndex > 0 && !config.redisConnString ? new IpcBus() : null) ??
     (await createBus(
       config.redisConnString,
       {
@@ -109,7 +115,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
   await options.load();
   const accounts = new AccountState(db.kysely);
-  if (config.nodeType === 'master' && (await accounts.ensureRoot(config.rootInitialQuota))) {
+  if (preparing && (await accounts.ensureRoot(config.rootInitialQuota))) {
     app.log.warn('created the super admin "root" with password "123456": change it now');
   }
   await accounts.refresh();

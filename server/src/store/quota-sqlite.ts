@@ -42,6 +42,15 @@ export interface BalanceChanges {
   tokens: Map<number, { delta: number; used: number }>;
   channels: Map<number, number>;
   logs: NewLog[];
+  /** Journal rows of the settled reservations, deleted with the batch. */
+  reservations: string[];
+}
+
+/** The journal row a reservation writes with itself (store/reservations.ts). */
+export interface JournalEntry {
+  id: string;
+  holder: string;
+  createdAt: number;
 }
 
 class Statements {
@@ -51,6 +60,8 @@ class Statements {
   readonly settleUser: Statement;
   readonly settleToken: Statement;
   readonly settleChannel: Statement;
+  readonly journal: Statement;
+  readonly unjournal: Statement;
   private readonly inserts = new Map<number, Statement>();
 
   constructor(private readonly db: SqliteDatabase) {
@@ -62,6 +73,8 @@ class Statements {
     );
     this.settleToken = db.prepare('update "tokens" set "remain_quota" = "remain_quota" - ?, "used_quota" = "used_quota" + ? where "id" = ?');
     this.settleChannel = db.prepare('update "channels" set "used_quota" = "used_quota" + ? where "id" = ?');
+    this.journal = db.prepare('insert into "reservations" ("id", "holder", "user_id", "token_id", "amount", "created_at") values (?, ?, ?, ?, ?, ?)');
+    this.unjournal = db.prepare('delete from "reservations" where "id" = ?');
   }
 
   insertLogs(rows: number): Statement {
@@ -88,7 +101,13 @@ function statementsOf(db: SqliteDatabase): Statements {
 }
 
 /** Takes `amount` from the user and (unless unlimited or absent) the token, both or neither; null when busy. */
-export function reserveSync(db: SqliteDatabase, userId: number, tokenId: number, amount: number): 'ok' | 'user_short' | 'token_short' | null {
+export function reserveSync(
+  db: SqliteDatabase,
+  userId: number,
+  tokenId: number,
+  amount: number,
+  entry: JournalEntry,
+): 'ok' | 'user_short' | 'token_short' | null {
   if (db.inTransaction) return null;
   const s = statementsOf(db);
   return db.transaction(() => {
@@ -97,6 +116,7 @@ export function reserveSync(db: SqliteDatabase, userId: number, tokenId: number,
       s.unreserveUser.run(amount, userId);
       return 'token_short' as const;
     }
+    s.journal.run(entry.id, entry.holder, userId, tokenId, amount, entry.createdAt);
     return 'ok' as const;
   })();
 }
@@ -105,6 +125,7 @@ function settleBalances(s: Statements, changes: BalanceChanges): void {
   for (const [id, u] of changes.users) s.settleUser.run(u.delta, u.used, u.requests, id);
   for (const [id, t] of changes.tokens) s.settleToken.run(t.delta, t.used, id);
   for (const [id, used] of changes.channels) s.settleChannel.run(used, id);
+  for (const id of changes.reservations) s.unjournal.run(id);
 }
 
 /**

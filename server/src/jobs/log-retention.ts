@@ -16,6 +16,7 @@ const DAY_SECONDS = 86_400;
 export function logRetentionJob(db: Kysely<Database>, options: Options, now: () => number = nowSeconds): Job {
   return {
     name: LOG_RETENTION_JOB,
+    masterOnly: true,
     leased: true,
     interval: () => 3_600_000,
     run: async () => {

@@ -5,7 +5,8 @@ import { databaseCannotWrite } from './write-failure.js';
 /*
  * The relay's balance writes on SQLite, run synchronously with prepared statements: one settlement batch or one
  * reservation is a single transaction that nothing can interleave (better-sqlite3 answers on this thread), and it
- * skips Kysely's query building and the promise hops between statements. The statements say exactly what the
+ * skips Kysely's query building and the promise hops between statements. Each begins IMMEDIATE: the write lock is
+ * taken first, so a node's other worker processes writing the same file make it wait (busy_timeout), never fail. The statements say exactly what the
  * Kysely versions in quota.ts say; the store tests run both against the same expectations.
  *
  * Kysely shares this connection. While it holds a transaction open (between the awaits of a transaction callback)
@@ -118,7 +119,7 @@ export function reserveSync(
     }
     s.journal.run(entry.id, entry.holder, userId, tokenId, amount, entry.createdAt);
     return 'ok' as const;
-  })();
+  }).immediate();
 }
 
 function settleBalances(s: Statements, changes: BalanceChanges): void {
@@ -152,7 +153,7 @@ export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges):
         refused.push(row as NewLog);
       }
     }
-  })();
+  }).immediate();
   return refused;
 }
 
@@ -180,6 +181,6 @@ export function settleSync(db: SqliteDatabase, changes: BalanceChanges): boolean
         stmt.run(params);
       }
     }
-  })();
+  }).immediate();
   return true;
 }

@@ -35,6 +35,7 @@ import { openRateLimiter } from './services/rate-limit/open.js';
 import { installHttpRateLimits } from './console/rate-limits.js';
 import { IpcBus } from './cluster/ipc-bus.js';
 import { releaseDeadReservations } from './cluster/dead-reservations.js';
+import { assignRequestId, requestIdOf } from './request-id.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -68,6 +69,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Long enough for any Gemini model path (models/{model}:{action}), which the relay lane takes at any length.
     routerOptions: { maxParamLength: 2048 },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    genReqId: requestIdOf,
     serverFactory: (handler) => {
       const headersTimeout = config.clientHeadersTimeoutSeconds * 1000;
       const server = http.createServer(
@@ -82,6 +84,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           keepAliveInitialDelay: 30_000,
         },
         (req, res) => {
+          assignRequestId(req, res);
           if (!lane?.take(req, res)) handler(req, res);
         },
       );
@@ -199,6 +202,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // Set when the server begins to close: requests still arriving (on kept-alive connections) are turned away.
   let closing = false;
+  // Requests that did not come through the server's entry (injected in tests) get their X-Request-Id here.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!reply.raw.hasHeader('x-request-id')) reply.raw.setHeader('x-request-id', request.id);
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     if (!closing) {
       done();

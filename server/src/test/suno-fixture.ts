@@ -3,6 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { LOG_TYPE } from '@switchyard/shared';
 import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/schema.js';
+import { insertChannels } from '../store/channels.js';
 import { booksOf, quiesce, type Account } from './ledger.js';
 
 /*
@@ -65,4 +66,33 @@ export async function expectBooks(app: FastifyInstance, a: Account, channelIds?:
 
 export async function taskRow(app: FastifyInstance, taskId: string) {
   return (app.ctx.db.kysely as Kysely<Database>).selectFrom('tasks').selectAll().where('task_id', '=', taskId).executeTakeFirstOrThrow();
+}
+
+/** A Suno channel written straight to the store (with its abilities), and the node's routing reloaded. */
+export async function sunoChannel(app: FastifyInstance, fields: { base_url: string; key: string; group?: string; priority?: number; name?: string }): Promise<number> {
+  const [id] = await insertChannels(app.ctx.db.kysely, [
+    {
+      type: 36,
+      openai_organization: '',
+      test_model: '',
+      status: 1,
+      name: fields.name ?? 'suno',
+      weight: 0,
+      other: '',
+      models: 'suno_music,suno_lyrics',
+      group: fields.group ?? 'default',
+      model_mapping: '',
+      status_code_mapping: '',
+      priority: fields.priority ?? 0,
+      auto_ban: 1,
+      tag: '',
+      setting: '',
+      param_override: '',
+      max_input_tokens: 0,
+      base_url: fields.base_url,
+      key: fields.key,
+    },
+  ]);
+  await app.ctx.routing.load();
+  return id;
 }

@@ -137,13 +137,14 @@ export async function startSunoStandIn(key = 'suno-secret'): Promise<SunoStandIn
     if (req.method === 'POST' && submit) return handleSubmit(submit[1].toUpperCase(), req, res);
     if (req.method === 'POST' && req.path === '/suno/fetch') {
       state.polls++;
+      // The tasks take their step when the fetch arrives; the answer may then wait (to arrive after a later one).
       const delay = state.pollDelays.shift();
-      if (delay) await sleep(delay);
       const failure = state.pollFailures.shift();
-      if (failure) return send(res, failure, error('internal_error', 'fetch failed'));
       const ids = Array.isArray(req.json?.ids) ? (req.json.ids as unknown[]) : [];
       const found = ids.filter((id): id is string => typeof id === 'string' && !forgotten.has(id)).map((id) => state.tasks.get(id));
-      return send(res, 200, ok(found.filter((t) => t !== undefined).map(advance)));
+      const answer = failure ? null : found.filter((t) => t !== undefined).map(advance);
+      if (delay) await sleep(delay);
+      return answer ? send(res, 200, ok(answer)) : send(res, failure!, error('internal_error', 'fetch failed'));
     }
     const one = /^\/suno\/fetch\/([^/]+)$/.exec(req.path);
     if (req.method === 'GET' && one) {

@@ -10,18 +10,6 @@ import { FINAL_STATUSES } from './task-money.js';
 
 type Db = Kysely<Database>;
 
-/** One task of `userId` on `platform` by its upstream id. */
-export async function findOwnTask(db: Db, platform: string, userId: number, taskId: string): Promise<TaskRow | undefined> {
-  return db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('platform', '=', platform)
-    .where('user_id', '=', userId)
-    .where('task_id', '=', taskId)
-    .orderBy('id', 'desc')
-    .executeTakeFirst();
-}
-
 /** The tasks of `userId` on `platform` among `taskIds` (and of `action`, when given), oldest first. */
 export async function listOwnTasks(db: Db, platform: string, userId: number, taskIds: readonly string[], action = ''): Promise<TaskRow[]> {
   if (taskIds.length === 0) return [];
@@ -30,17 +18,16 @@ export async function listOwnTasks(db: Db, platform: string, userId: number, tas
   return q.orderBy('id', 'asc').execute();
 }
 
+/** One task of `userId` on `platform` by its upstream id (the latest, should the upstream have reused an id). */
+export async function findOwnTask(db: Db, platform: string, userId: number, taskId: string): Promise<TaskRow | undefined> {
+  return (await listOwnTasks(db, platform, userId, [taskId])).at(-1);
+}
+
 /** Unfinished tasks read per polling round at most; the rest wait for the next (the oldest end first, one way or another). */
 export const UNFINISHED_PER_ROUND = 10_000;
 
 /** The tasks of `platform` that have not ended yet, oldest first. */
 export async function unfinishedTasks(db: Db, platform: string): Promise<TaskRow[]> {
-  return db
-    .selectFrom('tasks')
-    .selectAll()
-    .where('platform', '=', platform)
-    .where('status', 'not in', FINAL_STATUSES)
-    .orderBy('id', 'asc')
-    .limit(UNFINISHED_PER_ROUND)
-    .execute();
+  const unfinished = db.selectFrom('tasks').selectAll().where('platform', '=', platform).where('status', 'not in', FINAL_STATUSES);
+  return unfinished.orderBy('id', 'asc').limit(UNFINISHED_PER_ROUND).execute();
 }

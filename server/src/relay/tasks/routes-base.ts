@@ -1,8 +1,7 @@
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppError } from '../../lib/errors.js';
-import { contentEncoding, decodeBody } from '../body.js';
-import { allowBrowsers, registerPreflight } from '../cors.js';
 import { RelayError } from '../errors.js';
+import { acceptRelayCalls } from '../routes/accept-calls.js';
 import { isOwnFailure } from '../routes/endpoint.js';
 import { toRelayError } from '../routes/send-error.js';
 
@@ -29,17 +28,7 @@ export function sendTaskError(reply: { header(k: string, v: string): unknown; st
 
 /** Call first in a platform's route plugin; `registerUnmatchedTaskPaths` last. */
 export function prepareTaskRoutes(app: FastifyInstance, surface: TaskRouteSurface): void {
-  app.setChildLoggerFactory((logger) => logger);
-  const limit = app.ctx.config.bodyLimit;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request: FastifyRequest, body: Buffer) =>
-    decodeBody(body, contentEncoding(request.headers['content-encoding']), limit),
-  );
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.origin !== undefined) allowBrowsers(reply.raw);
-    done();
-  });
-  registerPreflight(app, surface.paths);
+  acceptRelayCalls(app, surface.paths);
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (isOwnFailure(error)) request.log.error({ err: error, cause: error.cause, reqId: request.id }, 'task relay error');
     sendTaskError(reply, toRelayError(error), surface);

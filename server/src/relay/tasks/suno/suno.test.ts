@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOG_TYPE } from '@switchyard/shared';
 import { testDatabases } from '../../../test/databases.js';
 import { startRelay, type RelayFixture } from '../../../test/relay-fixture.js';
-import { openAccount, type Account } from '../../../test/ledger.js';
+import { openAccount } from '../../../test/ledger.js';
 import { startSunoStandIn, type SunoStandIn } from '../../../test/suno-stand-in.js';
 import { expectBooks, submitMusic, suno, taskRow } from '../../../test/suno-fixture.js';
 import { closedPort } from '../../../test/unreachable.js';
@@ -29,6 +29,10 @@ describe.each(testDatabases())('Suno routes on $name', (database) => {
       if (group !== 'default') await db().updateTable('users').set({ group }).where('id', '=', a.userId).execute();
       return a;
     });
+
+  /** A channel of `group` serving suno_music, at `priority` (the higher is chosen first). */
+  const musicChannel = (group: string, priority: number, upstream = up, key = upstream.key) =>
+    f.channel({ type: 36, base_url: upstream.url, key, models: 'suno_music', group, priority });
 
   beforeAll(async () => {
     up = await startSunoStandIn();
@@ -123,8 +127,8 @@ describe.each(testDatabases())('Suno routes on $name', (database) => {
     let second: number;
     beforeAll(async () => {
       // The higher priority is tried first; the retry goes to the other.
-      first = await f.channel({ type: 36, base_url: up.url, key: up.key, models: 'suno_music', group, priority: 10 });
-      second = await f.channel({ type: 36, base_url: up.url, key: up.key, models: 'suno_music', group, priority: 0 });
+      first = await musicChannel(group, 10);
+      second = await musicChannel(group, 0);
     });
 
     const refusals: Array<[string, Parameters<SunoStandIn['submits']['push']>[0], number, string]> = [
@@ -170,8 +174,8 @@ describe.each(testDatabases())('Suno routes on $name', (database) => {
 
     it("answers an upstream that refuses the channel's key with a 502 (not the caller's fault), auto-disables it, and a retry succeeds", async () => {
       const badGroup = 'badkey';
-      const bad = await f.channel({ type: 36, base_url: up.url, key: 'wrong-key', models: 'suno_music', group: badGroup, priority: 10 });
-      await f.channel({ type: 36, base_url: up.url, key: up.key, models: 'suno_music', group: badGroup, priority: 0 });
+      const bad = await musicChannel(badGroup, 10, up, 'wrong-key');
+      await musicChannel(badGroup, 0);
       const a = await account(1_000_000, undefined, badGroup);
       await f.setOption('RetryTimes', '0');
       const res = await suno(app(), a.key, 'POST', '/suno/submit/music', { prompt: 'x' });
@@ -202,16 +206,15 @@ describe.each(testDatabases())('Suno routes on $name', (database) => {
   describe('continuations', () => {
     const group = 'continue';
     let origin: number;
-    let preferred: number;
     beforeAll(async () => {
-      origin = await f.channel({ type: 36, base_url: up.url, key: up.key, models: 'suno_music', group, priority: 0 });
+      origin = await musicChannel(group, 0);
     });
 
     it("goes to the original task's channel even when the routing would choose another", async () => {
       const a = await account(1_000_000, 500_000, group);
       const taskId = await submitMusic(app(), a.key);
       expect((await taskRow(app(), taskId)).channel_id).toBe(origin);
-      preferred = await f.channel({ type: 36, base_url: other.url, key: other.key, models: 'suno_music', group, priority: 100 });
+      const preferred = await musicChannel(group, 100, other);
       // A fresh task goes to the preferred channel now...
       expect((await taskRow(app(), await submitMusic(app(), a.key))).channel_id).toBe(preferred);
       // ...a continuation to the one that made its clips.
@@ -239,7 +242,7 @@ describe.each(testDatabases())('Suno routes on $name', (database) => {
 
     it("refuses a continuation whose channel was disabled, in Suno's shape", async () => {
       const a = await account(1_000_000, 500_000, group);
-      const mine = await f.channel({ type: 36, base_url: up.url, key: up.key, models: 'suno_music', group, priority: 1000 });
+      const mine = await musicChannel(group, 1000);
       const taskId = await submitMusic(app(), a.key);
       expect((await taskRow(app(), taskId)).channel_id).toBe(mine);
       const ok = await f.t.call(f.root, { method: 'PUT', url: '/api/channel/', payload: { id: mine, status: 2 } });
@@ -247,7 +250,6 @@ describe.each(testDatabases())('Suno routes on $name', (database) => {
       const res = await suno(app(), a.key, 'POST', '/suno/submit/music', { continue_clip_id: 'c', task_id: taskId });
       expect(res).toMatchObject({ status: 403, body: { code: 'channel_disabled', data: null } });
       expect(await expectBooks(app(), a)).toMatchObject({ consumed: MUSIC_QUOTA, consumeLogs: 1 });
-      void preferred;
     });
   });
 

@@ -1,4 +1,5 @@
 import type { TaskRow } from '../../../store/async-tasks.js';
+import { parseJsonObject } from '../../calls.js';
 import { RelayError } from '../../errors.js';
 
 /*
@@ -28,17 +29,13 @@ export function actionOf(param: string): SunoAction {
 /** The priced model of an action: suno_music, suno_lyrics. */
 export const modelOf = (action: SunoAction): string => `suno_${action.toLowerCase()}`;
 
-/** The body's object, or a 400 saying what is wrong with it. */
+/** The body's object, or a 400 saying what is wrong with it (in Suno's error code). */
 export function jsonObjectOf(raw: Buffer | undefined): Record<string, unknown> {
-  if (!raw || raw.length === 0) throw invalid('请求体为空');
-  let json: unknown;
   try {
-    json = JSON.parse(raw.toString('utf8'));
-  } catch {
-    throw invalid('请求体不是合法的 JSON');
+    return parseJsonObject(raw);
+  } catch (err) {
+    throw invalid((err as Error).message);
   }
-  if (!json || typeof json !== 'object' || Array.isArray(json)) throw invalid('请求体必须是 JSON 对象');
-  return json as Record<string, unknown>;
 }
 
 const STRING_FIELDS = ['prompt', 'gpt_description_prompt', 'mv', 'title', 'tags', 'continue_clip_id', 'task_id'] as const;

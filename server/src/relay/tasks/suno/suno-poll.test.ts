@@ -116,6 +116,17 @@ describe.each(testDatabases())('the Suno poller on $name', (database) => {
     expect(await expectBooks(app, a)).toMatchObject({ consumed: 2 * MUSIC_QUOTA, refunded: 2 * MUSIC_QUOTA, refundLogs: 2 });
   });
 
+  it('keeps polling a task the upstream calls UNKNOWN (not an end: nothing is refunded yet)', async () => {
+    const a = await account();
+    up.submits.push({ kind: 'accept', script: [{ status: 'UNKNOWN' }, { status: 'SUCCESS' }] });
+    const taskId = await submitMusic(app, a.key);
+    await poll();
+    expect(await taskRow(app, taskId)).toMatchObject({ status: 'UNKNOWN', finish_time: 0 });
+    await poll();
+    expect(await taskRow(app, taskId)).toMatchObject({ status: 'SUCCESS' });
+    expect(await expectBooks(app, a)).toMatchObject({ consumed: MUSIC_QUOTA, refunded: 0 });
+  });
+
   it('fails and refunds an hour-old task even while its upstream cannot be reached', async () => {
     const a = await account();
     up.submits.push({ kind: 'accept', script: ENDLESS_SCRIPT });

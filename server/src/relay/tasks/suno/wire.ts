@@ -104,10 +104,15 @@ export interface SunoTaskState {
   data: unknown;
 }
 
+/** Suno's own clip states, which Suno-API turns into task statuses (a server that passes them on is read alike). */
+const CLIP_STATES: Record<string, SunoStatus> = { submitted: 'SUBMITTED', queued: 'QUEUED', streaming: 'IN_PROGRESS', complete: 'SUCCESS', error: 'FAILURE' };
+
 /** A status as the gateway stores it; one it does not know is UNKNOWN. */
 export function statusOf(v: unknown): SunoStatus {
-  const s = typeof v === 'string' ? v.trim().toUpperCase() : '';
-  return (SUNO_STATUSES as readonly string[]).includes(s) ? (s as SunoStatus) : 'UNKNOWN';
+  const raw = typeof v === 'string' ? v.trim() : '';
+  const s = raw.toUpperCase();
+  if ((SUNO_STATUSES as readonly string[]).includes(s)) return s as SunoStatus;
+  return Object.hasOwn(CLIP_STATES, raw) ? CLIP_STATES[raw] : 'UNKNOWN';
 }
 
 /** A percentage string ("45%") from "45%", "45" or 45, within 0–100; null for anything else. */

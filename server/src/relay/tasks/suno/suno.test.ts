@@ -289,6 +289,11 @@ describe.each(testDatabases())('Suno routes on $name', (database) => {
         expect(await suno(app(), key, 'GET', `/suno/fetch/${id}`)).toMatchObject({ status: 400, body: { code: 'task_not_exist', data: null } });
       }
       expect((await suno(app(), bob.key, 'POST', '/suno/fetch', { ids: mine })).body.data).toEqual([]);
+      // Over HTTP too (not only injected), with a browser's Origin.
+      const http = await fetch(`${f.baseUrl}/suno/fetch/${lyrics}`, { headers: { authorization: `Bearer ${alice.key}`, origin: 'https://music.example' } });
+      expect(http.status).toBe(200);
+      expect(http.headers.get('access-control-allow-origin')).toBe('*');
+      expect(await http.json()).toMatchObject({ code: 'success', data: { task_id: lyrics, action: 'LYRICS' } });
       // Never the upstream.
       expect(up.polls).toBe(polls);
     });

@@ -8,10 +8,8 @@ const json = (v: unknown) => Buffer.from(JSON.stringify(v));
 
 describe('Suno wire shapes', () => {
   it('reads the action in any case and names its model; refuses others', () => {
-    expect(actionOf('music')).toBe('MUSIC');
-    expect(actionOf('LyRiCs')).toBe('LYRICS');
-    expect(modelOf('MUSIC')).toBe('suno_music');
-    expect(modelOf('LYRICS')).toBe('suno_lyrics');
+    expect(['music', 'LyRiCs'].map(actionOf)).toEqual(['MUSIC', 'LYRICS']);
+    expect([modelOf('MUSIC'), modelOf('LYRICS')]).toEqual(['suno_music', 'suno_lyrics']);
     for (const bad of ['video', '', 'musics']) expect(() => actionOf(bad)).toThrow(expect.objectContaining({ status: 400, code: 'invalid_action' }));
   });
 

@@ -39,7 +39,7 @@ export interface RelayInput {
 const RATE_LIMITED_MESSAGE = '当前分组上游负载已饱和，请稍后再试';
 
 /** status_code_mapping: {"400": "500"} turns an upstream 400 into a 500 before the retry decision. */
-function mapStatus(channel: RoutedChannel, status: number): number {
+export function mapStatus(channel: RoutedChannel, status: number): number {
   const mapped = channel.statusCodeMapping[String(status)];
   const n = mapped === undefined ? NaN : Number(mapped);
   return Number.isInteger(n) && n >= 100 && n <= 599 ? n : status;

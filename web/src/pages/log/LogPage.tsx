@@ -5,12 +5,11 @@ import { userApi } from '../../api/user';
 import { useAuth } from '../../app/auth';
 import { useQuotaDisplay } from '../../app/status';
 import { useCopyText } from '../../components/useCopyText';
+import { TIME_FORMAT } from '../../lib/format';
 import { t } from '../../lib/i18n';
 import { logColumns, type LogRowActions } from './columns';
 import { LOG_TYPE_OPTIONS, defaultWindow, logQueryOf, type LogFilterValues } from './logView';
 import { useLogStat, useLogs, type LogSearch } from './useLogs';
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 /** /log: summary badges, filters, the type dropdown and the log table; admins see every user's logs. */
 export default function LogPage() {

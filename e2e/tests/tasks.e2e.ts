@@ -27,6 +27,9 @@ async function seedTasks(databasePath: string, drawings: Drawing[], tasks: Task[
 
 const LONG_PROMPT = `a lighthouse at dusk <b>bold</b> ${'with waves crashing on the rocks, '.repeat(6)}the end`;
 const FAIL_REASON = 'banned prompt detected by the upstream moderation: <script>alert(1)</script> please rephrase';
+const TASK_DATA = { clips: [{ id: 'clip-1', title: '<i>night song</i>' }] };
+/** The detail dialog shows a task's data indented. */
+const TASK_DATA_JSON = JSON.stringify(TASK_DATA, null, 2);
 const BULK = 12;
 const DRAWING_BULK_ACTIONS = ['VARIATION', 'REROLL', 'DESCRIBE', 'ZOOM', 'PAN', 'SHORTEN'];
 const DRAWING_BULK_STATUSES = ['MODAL', 'NOT_START', 'SUBMITTED'];
@@ -74,7 +77,7 @@ describe('the drawing and async task pages', () => {
       })),
       {
         user_id: painter, channel_id: 3, platform: 'suno', action: 'MUSIC', task_id: 'suno-painter-1', status: 'SUCCESS', progress: '100%',
-        submit_time: today + 10, finish_time: today + 110, data: JSON.stringify({ clips: [{ id: 'clip-1', title: '<i>night song</i>' }] }),
+        submit_time: today + 10, finish_time: today + 110, data: JSON.stringify(TASK_DATA),
       },
       { user_id: painter, channel_id: 5, platform: 'suno', action: 'LYRICS', task_id: 'suno-painter-2', status: '', progress: '', submit_time: today + 20 },
       {
@@ -95,11 +98,50 @@ describe('the drawing and async task pages', () => {
   const nextPage = (page: Page) => page.locator('.ant-pagination').getByTitle('2', { exact: true }).click();
   /** The colour a tag is drawn in. */
   const colorOf = (tag: Locator) => tag.evaluate((el) => getComputedStyle(el).color);
-  async function setTime(page: Page, label: string, value: string): Promise<void> {
-    const picker = page.getByLabel(label);
-    await picker.click();
-    await picker.fill(value);
-    await picker.press('Enter');
+  const rowsShown = (page: Page, n: number) => poll(() => bodyRows(page).count()).toBe(n);
+  /** Fills filter fields by label (times as 'YYYY-MM-DD HH:mm:ss') and runs the query. */
+  async function filter(page: Page, fields: Record<string, string>): Promise<void> {
+    for (const [label, value] of Object.entries(fields)) {
+      const field = page.getByLabel(label);
+      await field.click();
+      await field.fill(value);
+      if (label.endsWith('时间')) await field.press('Enter');
+    }
+    await search(page);
+  }
+  /** Filters, then expects exactly these rows. */
+  async function filterTo(page: Page, fields: Record<string, string>, ...ids: string[]): Promise<void> {
+    await filter(page, fields);
+    await rowsShown(page, ids.length);
+    for (const id of ids) await row(page, id).waitFor();
+  }
+  const at = (time: dayjs.Dayjs) => time.format('YYYY-MM-DD HH:mm:ss');
+  /** An admin's page on a list whose default window holds every row but the old one. */
+  async function adminOn(path: string): Promise<{ page: Page; close(): Promise<void> }> {
+    const session = await signedIn('root', '123456');
+    await session.page.goto(path);
+    await total(session.page, 3 + BULK);
+    return session;
+  }
+  /** Page 2 holds the rest of the rows: the oldest bulk one, not the newest row of page 1. */
+  async function secondPage(page: Page, oldest: string, newest: string): Promise<void> {
+    await nextPage(page);
+    await rowsShown(page, 3 + BULK - 10);
+    await row(page, oldest).waitFor();
+    expect(await row(page, newest).count()).toBe(0);
+  }
+  /**
+   * Clicks what opens a text dialog, finds `text` in it whole, checks that none of `tags` was rendered as an element
+   * (markup in stored text is shown, never rendered), and closes it.
+   */
+  async function readDialog(page: Page, opener: Locator, text: string, tags: string[] = []): Promise<void> {
+    await opener.click();
+    const whole = page.getByText(text, { exact: true });
+    const dialog = page.getByRole('dialog').filter({ has: whole });
+    await dialog.waitFor();
+    for (const tag of tags) expect(await dialog.locator(tag).count()).toBe(0);
+    await dialog.getByRole('button', { name: '关闭' }).click();
+    await dialog.waitFor({ state: 'hidden' });
   }
 
   it('shows an admin every drawing with its channel, tags and durations, a page at a time', async () => {
@@ -112,7 +154,7 @@ describe('the drawing and async task pages', () => {
     }
     // Three drawings of the last minutes and the bulk ones an hour ago; the 40-day-old one is outside the window.
     await total(page, 3 + BULK);
-    await poll(() => bodyRows(page).count()).toBe(10);
+    await rowsShown(page, 10);
     expect(await row(page, 'mj-old').count()).toBe(0);
 
     const done = row(page, 'mj-painter-1');
@@ -139,60 +181,32 @@ describe('the drawing and async task pages', () => {
     await row(page, bulkId('mj', 7)).getByText('重绘', { exact: true }).waitFor();
     await row(page, bulkId('mj', 8)).getByText('图生文', { exact: true }).waitFor();
 
-    await nextPage(page);
-    await poll(() => bodyRows(page).count()).toBe(3 + BULK - 10);
-    await row(page, bulkId('mj', 0)).waitFor();
-    expect(await row(page, 'mj-painter-1').count()).toBe(0);
+    await secondPage(page, bulkId('mj', 0), 'mj-root-1');
     await close();
   });
 
   it('filters drawings by task id, channel and time window', async () => {
-    const { page, close } = await signedIn('root', '123456');
-    await page.goto('/midjourney');
-    await total(page, 3 + BULK);
+    const { page, close } = await adminOn('/midjourney');
 
-    await page.getByLabel('任务 ID').fill('mj-painter-2');
-    await search(page);
-    await poll(() => bodyRows(page).count()).toBe(1);
-    await row(page, 'mj-painter-2').waitFor();
+    await filterTo(page, { '任务 ID': 'mj-painter-2' }, 'mj-painter-2');
 
-    await page.getByLabel('任务 ID').fill('');
-    await page.getByLabel('渠道 ID').fill('7');
-    await search(page);
+    await filter(page, { '任务 ID': '', '渠道 ID': '7' });
     await total(page, BULK);
-    await poll(() => bodyRows(page).count()).toBe(10);
+    await rowsShown(page, 10);
     expect(await row(page, 'mj-painter').count()).toBe(0);
 
     // The old drawing shows once the window starts before it.
-    await page.getByLabel('渠道 ID').fill('');
-    await page.getByLabel('任务 ID').fill('mj-old');
-    await search(page);
-    await poll(() => bodyRows(page).count()).toBe(0);
-    await setTime(page, '起始时间', dayjs().subtract(60, 'day').format('YYYY-MM-DD HH:mm:ss'));
-    await search(page);
-    await poll(() => bodyRows(page).count()).toBe(1);
-    await row(page, 'mj-old').waitFor();
+    await filter(page, { '渠道 ID': '', '任务 ID': 'mj-old' });
+    await rowsShown(page, 0);
+    await filterTo(page, { 起始时间: at(dayjs().subtract(60, 'day')) }, 'mj-old');
     await close();
   });
 
   it('opens a long prompt and a fail reason as plain text, and the image in a viewer that zooms', async () => {
-    const { page, close } = await signedIn('root', '123456');
-    await page.goto('/midjourney');
+    const { page, close } = await adminOn('/midjourney');
     const done = row(page, 'mj-painter-1');
-    await done.getByText('a lighthouse at dusk', { exact: false }).click();
-    const prompt = page.getByRole('dialog').filter({ hasText: 'the end' });
-    await prompt.getByText(LONG_PROMPT, { exact: true }).waitFor();
-    // Markup in a prompt is shown, never rendered.
-    expect(await prompt.locator('b').count()).toBe(0);
-    await prompt.getByRole('button', { name: '关闭' }).click();
-    await prompt.waitFor({ state: 'hidden' });
-
-    await row(page, 'mj-root-1').getByText('banned prompt', { exact: false }).click();
-    const reason = page.getByRole('dialog').filter({ hasText: 'please rephrase' });
-    await reason.getByText(FAIL_REASON, { exact: true }).waitFor();
-    expect(await reason.locator('script').count()).toBe(0);
-    await reason.getByRole('button', { name: '关闭' }).click();
-    await reason.waitFor({ state: 'hidden' });
+    await readDialog(page, done.getByText('a lighthouse at dusk', { exact: false }), LONG_PROMPT, ['b']);
+    await readDialog(page, row(page, 'mj-root-1').getByText('banned prompt', { exact: false }), FAIL_REASON, ['script']);
 
     await done.getByRole('button', { name: '查看图片' }).click();
     const viewer = page.getByRole('dialog').filter({ hasText: '查看图片' });
@@ -239,9 +253,8 @@ describe('the drawing and async task pages', () => {
     expect(await page.getByText('当前未开启Midjourney回调', { exact: false }).count()).toBe(0);
     await page.getByRole('columnheader', { name: '任务状态', exact: true }).waitFor();
     // An id of someone else's drawing finds nothing.
-    await page.getByLabel('任务 ID').fill('mj-root-1');
-    await search(page);
-    await poll(() => bodyRows(page).count()).toBe(0);
+    await filter(page, { '任务 ID': 'mj-root-1' });
+    await rowsShown(page, 0);
     await close();
   });
 
@@ -254,7 +267,7 @@ describe('the drawing and async task pages', () => {
     }
     // Yesterday's task is before the default window (the start of today).
     await total(page, 3 + BULK);
-    await poll(() => bodyRows(page).count()).toBe(10);
+    await rowsShown(page, 10);
     expect(await row(page, 'suno-yesterday').count()).toBe(0);
     await row(page, bulkId('suno', 10)).getByText('未知', { exact: true }).waitFor();
     await row(page, bulkId('suno', 11)).getByText('排队中', { exact: true }).waitFor();
@@ -271,51 +284,23 @@ describe('the drawing and async task pages', () => {
     expect(await colorOf(quick)).toBe(await colorOf(music.getByText('成功', { exact: true })));
 
     // The detail dialog shows the task's data as indented JSON, as text.
-    await music.getByRole('button', { name: 'suno-painter-1' }).click();
-    const detail = page.getByRole('dialog').filter({ hasText: '任务详情' });
-    await detail.getByText('"title": "<i>night song</i>"', { exact: false }).waitFor();
-    expect(await detail.locator('i').count()).toBe(0);
-    await detail.getByRole('button', { name: '关闭' }).click();
-    await detail.waitFor({ state: 'hidden' });
+    await readDialog(page, music.getByRole('button', { name: 'suno-painter-1' }), TASK_DATA_JSON, ['i']);
+    await readDialog(page, failed.getByText('banned prompt', { exact: false }), FAIL_REASON, ['script']);
 
-    await failed.getByText('banned prompt', { exact: false }).click();
-    const reason = page.getByRole('dialog').filter({ hasText: '失败原因' });
-    await reason.getByText(FAIL_REASON, { exact: true }).waitFor();
-    await reason.getByRole('button', { name: '关闭' }).click();
-    await reason.waitFor({ state: 'hidden' });
-
-    await nextPage(page);
-    await poll(() => bodyRows(page).count()).toBe(3 + BULK - 10);
-    await row(page, bulkId('suno', 0)).waitFor();
-    expect(await row(page, 'suno-painter-1').count()).toBe(0);
+    await secondPage(page, bulkId('suno', 0), 'suno-painter-1');
     await close();
   });
 
   it('filters async tasks by task id, channel and time window', async () => {
-    const { page, close } = await signedIn('root', '123456');
-    await page.goto('/task');
-    await total(page, 3 + BULK);
-    await page.getByLabel('任务 ID').fill('suno-root-1');
-    await search(page);
-    await poll(() => bodyRows(page).count()).toBe(1);
-    await row(page, 'suno-root-1').waitFor();
+    const { page, close } = await adminOn('/task');
+    await filterTo(page, { '任务 ID': 'suno-root-1' }, 'suno-root-1');
+    await filterTo(page, { '任务 ID': '', '渠道 ID': '5' }, 'suno-painter-2');
 
-    await page.getByLabel('任务 ID').fill('');
-    await page.getByLabel('渠道 ID').fill('5');
-    await search(page);
-    await total(page, 1);
-    await row(page, 'suno-painter-2').waitFor();
-
-    await page.getByLabel('渠道 ID').fill('3');
-    await setTime(page, '起始时间', dayjs().startOf('day').subtract(1, 'day').format('YYYY-MM-DD HH:mm:ss'));
-    await search(page);
+    // Yesterday's task shows once the window starts before it, and alone when the window also ends before today.
+    await filter(page, { '渠道 ID': '3', 起始时间: at(dayjs().startOf('day').subtract(1, 'day')) });
     await total(page, 3);
     await row(page, 'suno-yesterday').waitFor();
-    // An end before today keeps yesterday's task only.
-    await setTime(page, '结束时间', dayjs().startOf('day').subtract(1, 'second').format('YYYY-MM-DD HH:mm:ss'));
-    await search(page);
-    await total(page, 1);
-    await row(page, 'suno-yesterday').waitFor();
+    await filterTo(page, { 结束时间: at(dayjs().startOf('day').subtract(1, 'second')) }, 'suno-yesterday');
     await close();
   });
 
@@ -328,8 +313,7 @@ describe('the drawing and async task pages', () => {
     expect(await row(page, 'suno-root-1').count()).toBe(0);
     expect(await page.getByRole('columnheader', { name: '渠道', exact: true }).count()).toBe(0);
     expect(await page.getByLabel('渠道 ID').count()).toBe(0);
-    await row(page, 'suno-painter-1').getByRole('button', { name: 'suno-painter-1' }).click();
-    await page.getByRole('dialog').filter({ hasText: '任务详情' }).getByText('"id": "clip-1"', { exact: false }).waitFor();
+    await readDialog(page, row(page, 'suno-painter-1').getByRole('button', { name: 'suno-painter-1' }), TASK_DATA_JSON);
     await close();
   });
 

@@ -1,9 +1,8 @@
-import { useState } from 'react';
 import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TablePaginationConfig } from 'antd';
 import type { Page } from '@switchyard/shared';
-import { getPageSize, setPageSize as storePageSize } from '../lib/storage';
 import { t } from '../lib/i18n';
-import { PAGE_SIZE_OPTIONS } from './useLazyList';
+import { useTablePaging } from './useLazyList';
 
 /** One run of a list's filters: a new run (the query button) starts again from page 1 with nothing cached. */
 export interface ListSearch<Q> {
@@ -20,15 +19,23 @@ interface PagedListOptions<T, P extends Page<T>> {
   capped?: (page: P) => boolean;
 }
 
+/** What a paged list gives its page: the rows on show and the table's pagination. */
+export interface PagedList<T> {
+  items: T[];
+  loading: boolean;
+  /** Back to page 1 (a new search). */
+  resetPage(): void;
+  pagination: TablePaginationConfig;
+}
+
 /**
  * A server-paged table list with a total (the log, drawing and task lists): a page is fetched when the user
  * reaches it and kept; the previous page stays on screen while the next loads. The page size is remembered under
  * `page-size` (spec §9).
  */
-export function usePagedList<T, P extends Page<T>>({ key, fetchPage, capped }: PagedListOptions<T, P>) {
+export function usePagedList<T, P extends Page<T>>({ key, fetchPage, capped }: PagedListOptions<T, P>): PagedList<T> {
   const queryClient = useQueryClient();
-  const [pageSize, setPageSizeState] = useState(() => getPageSize());
-  const [page, setPage] = useState(1);
+  const { page, pageSize, setPage, change, props } = useTablePaging();
   const keyOf = (p: number) => [...key, pageSize, p];
 
   const list = useQuery({
@@ -44,24 +51,12 @@ export function usePagedList<T, P extends Page<T>>({ key, fetchPage, capped }: P
   return {
     items: list.data?.items ?? [],
     loading: list.isFetching,
-    /** Back to page 1 (a new search). */
     resetPage: () => setPage(1),
     pagination: {
-      current: page,
-      pageSize,
+      ...props,
       total,
-      showSizeChanger: true,
-      pageSizeOptions: PAGE_SIZE_OPTIONS,
       showTotal: (n: number) => t(lowerBound ? '共 {total}+ 条' : '共 {total} 条', { total: n }),
-      onChange: (next: number, size: number) => {
-        if (size !== pageSize) {
-          storePageSize(size);
-          setPageSizeState(size);
-          setPage(1);
-          return;
-        }
-        setPage(next);
-      },
+      onChange: (next: number, size: number) => void change(next, size),
     },
   };
 }

@@ -1,14 +1,15 @@
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
-import { App, Button, Card, DatePicker, Form, Input, Table } from 'antd';
+import { App, Card, Form } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type dayjs from 'dayjs';
 import { isAdmin, type Page } from '@switchyard/shared';
 import type { AsyncTaskPageRequest, AsyncTaskQuery } from '../../api/asyncTask';
 import { useAuth } from '../../app/auth';
 import { ImageViewer } from '../../components/ImageViewer';
+import { SearchButton, TextFilter, TimeRangeFilter } from '../../components/ListFilters';
+import { PagedTable } from '../../components/PagedTable';
 import { usePagedList, type ListSearch } from '../../components/usePagedList';
 import { useCopyText } from '../../components/useCopyText';
-import { TIME_FORMAT } from '../../lib/format';
 import { t } from '../../lib/i18n';
 import type { AsyncTaskActions } from './cells';
 import { asyncTaskQueryOf, type AsyncTaskFilterValues } from './view';
@@ -74,35 +75,12 @@ export function AsyncTaskList<T extends { id: number }>({ name, defaultWindow, l
     <Card>
       {children}
       <Form form={form} name={name} layout="inline" initialValues={initialValues} onFinish={runSearch} style={{ marginBottom: 16, rowGap: 8 }}>
-        {admin && (
-          <Form.Item name="channel_id" label={t('渠道 ID')}>
-            <Input allowClear placeholder={t('可选值')} />
-          </Form.Item>
-        )}
-        <Form.Item name="id" label={t('任务 ID')}>
-          <Input allowClear placeholder={t('可选值')} />
-        </Form.Item>
-        <Form.Item name="start" label={t('起始时间')}>
-          <DatePicker showTime format={TIME_FORMAT} />
-        </Form.Item>
-        <Form.Item name="end" label={t('结束时间')}>
-          <DatePicker showTime format={TIME_FORMAT} />
-        </Form.Item>
-        <Form.Item>
-          <Button type="primary" htmlType="submit" loading={list.loading}>
-            {t('查询')}
-          </Button>
-        </Form.Item>
+        {admin && <TextFilter name="channel_id" label={t('渠道 ID')} />}
+        <TextFilter name="id" label={t('任务 ID')} />
+        <TimeRangeFilter />
+        <SearchButton loading={list.loading} />
       </Form>
-      <Table<T>
-        rowKey="id"
-        size="middle"
-        columns={tableColumns}
-        dataSource={list.items}
-        loading={list.loading}
-        pagination={list.pagination}
-        scroll={{ x: 'max-content' }}
-      />
+      <PagedTable<T> list={list} columns={tableColumns} />
       <ImageViewer src={image} onClose={() => setImage(null)} />
     </Card>
   );

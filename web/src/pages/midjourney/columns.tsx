@@ -1,10 +1,17 @@
+import { Button } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import { MJ_STATUS, type MidjourneyDto } from '@switchyard/shared';
-import { Button } from 'antd';
 import { formatUnixTime } from '../../lib/format';
 import { t } from '../../lib/i18n';
-import { ChannelTag, DurationTag, LongText, ProgressCell, ValueTag, type AsyncTaskActions } from '../async-task/cells';
-import { elapsed, tagOf } from '../async-task/view';
+import {
+  channelColumn,
+  durationColumn,
+  failReasonColumn,
+  LongText,
+  progressColumn,
+  tagColumn,
+  type AsyncTaskActions,
+} from '../async-task/cells';
 import { DRAWING_ACTION_TAGS, DRAWING_STATUS_TAGS, SUBMIT_CODE_TAGS } from './drawingView';
 
 /** The drawing table (spec: drawing task fields); times are the proxy's milliseconds. Admins also see the channel. */
@@ -17,31 +24,15 @@ export function drawingColumns(admin: boolean, actions: AsyncTaskActions): Colum
       key: 'submit_time',
       render: (v: number) => (v ? formatUnixTime(Math.floor(v / 1000)) : '-'),
     },
-    {
-      title: t('花费时间'),
-      key: 'duration',
-      render: (_: unknown, row) => <DurationTag seconds={inSeconds(elapsed(row.submit_time, row.finish_time))} />,
-    },
+    durationColumn(1000),
   ];
-  if (admin) {
-    columns.push({
-      title: t('渠道'),
-      dataIndex: 'channel_id',
-      key: 'channel_id',
-      render: (v: number) => <ChannelTag id={v} copy={actions.copy} />,
-    });
-  }
+  if (admin) columns.push(channelColumn(actions.copy));
   columns.push(
-    { title: t('类型'), dataIndex: 'action', key: 'action', render: (v: string) => <ValueTag look={tagOf(DRAWING_ACTION_TAGS, v)} /> },
+    tagColumn(t('类型'), 'action', DRAWING_ACTION_TAGS),
     { title: t('任务ID'), dataIndex: 'mj_id', key: 'mj_id' },
-    { title: t('提交结果'), dataIndex: 'code', key: 'code', render: (v: number) => <ValueTag look={tagOf(SUBMIT_CODE_TAGS, v)} /> },
-    { title: t('任务状态'), dataIndex: 'status', key: 'status', render: (v: string) => <ValueTag look={tagOf(DRAWING_STATUS_TAGS, v)} /> },
-    {
-      title: t('进度'),
-      dataIndex: 'progress',
-      key: 'progress',
-      render: (v: string, row) => <ProgressCell progress={v} failed={row.status === MJ_STATUS.FAILURE} />,
-    },
+    tagColumn(t('提交结果'), 'code', SUBMIT_CODE_TAGS),
+    tagColumn(t('任务状态'), 'status', DRAWING_STATUS_TAGS),
+    progressColumn(MJ_STATUS.FAILURE),
     {
       title: t('结果图片'),
       dataIndex: 'image_url',
@@ -50,9 +41,7 @@ export function drawingColumns(admin: boolean, actions: AsyncTaskActions): Colum
     },
     { title: 'Prompt', dataIndex: 'prompt', key: 'prompt', render: longText('Prompt') },
     { title: 'PromptEn', dataIndex: 'prompt_en', key: 'prompt_en', render: longText('PromptEn') },
-    { title: t('失败原因'), dataIndex: 'fail_reason', key: 'fail_reason', render: longText(t('失败原因')) },
+    failReasonColumn(actions.showText),
   );
   return columns;
 }
-
-const inSeconds = (ms: number | null): number | null => (ms === null ? null : ms / 1000);

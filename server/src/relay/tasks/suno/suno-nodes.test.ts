@@ -34,7 +34,8 @@ describe.each(serverDatabases)('the Suno poller on two nodes on $name with Redis
     drop = opened.drop;
     await opened.db.close();
     await node('master', opened.url!);
-    await node('slave', opened.url!);
+    // Both master nodes: the pollers run only on master nodes (NODE_TYPE=slave nodes run no deployment-wide job).
+    await node('master', opened.url!);
   }, 60_000);
   afterAll(async () => {
     for (const app of nodes) await app.close();

@@ -152,7 +152,7 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   t(T.COHERE, 'Cohere', 'https://api.cohere.ai', false, ['command-a-03-2025', 'command-r-plus', 'command-r', 'command-r7b-12-2024', 'embed-multilingual-v3.0', 'embed-english-v3.0', 'rerank-multilingual-v3.0', 'rerank-english-v3.0']),
   t(T.BAIDU, '百度文心千帆', 'https://aip.baidubce.com', false, ['ERNIE-4.0-8K', 'ERNIE-4.0-Turbo-8K', 'ERNIE-3.5-8K', 'ERNIE-3.5-128K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'ERNIE-Tiny-8K', 'Embedding-V1', 'bge-large-zh']),
   t(T.BAIDU_V2, '百度千帆 V2', 'https://qianfan.baidubce.com', true, ['ernie-4.5-turbo-128k', 'ernie-4.0-turbo-8k', 'ernie-3.5-8k', 'ernie-x1-turbo-32k', 'ernie-speed-128k']),
-  t(T.ALI, '阿里通义千问', 'https://dashscope.aliyuncs.com', false, ['qwen-max', 'qwen-plus', 'qwen-turbo', 'qwen-long', 'qwen3-235b-a22b', 'qwen3-32b', 'qwen-vl-max', 'text-embedding-v3']),
+  t(T.ALI, '阿里通义千问', 'https://dashscope.aliyuncs.com', false, ['qwen-max', 'qwen-plus', 'qwen-turbo', 'qwen-long', 'qwen3-235b-a22b', 'qwen3-32b', 'qwen-vl-max', 'text-embedding-v4', 'text-embedding-v3', 'wanx2.1-t2i-turbo', 'wanx2.1-t2i-plus', 'wanx-v1']),
   t(T.XUNFEI, '讯飞星火认知', '', false, ['SparkDesk-v4.0', 'SparkDesk-v3.5', 'SparkDesk-v3.1', 'SparkDesk-v2.1', 'SparkDesk-v1.1']),
   t(T.ZHIPU, '智谱 ChatGLM', 'https://open.bigmodel.cn', false, ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite']),
   t(T.ZHIPU_V4, '智谱 GLM-4V', 'https://open.bigmodel.cn', false, ['glm-4.5', 'glm-4.5-air', 'glm-4-plus', 'glm-4', 'glm-4-air', 'glm-4-flash', 'glm-4v', 'glm-4v-plus', 'embedding-3']),

@@ -152,7 +152,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         breaker.failure(channel.id);
         continue;
       }
-      const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);
+      const pending = buffered ? (provider.fetch?.(up, req, ctx.relay.upstream) ?? ctx.relay.upstream.fetch(req)) : ctx.relay.upstream.stream(req);
       cancel = () => pending.cancel();
       const outcome = await answerOf(pending);
       if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;

@@ -160,7 +160,7 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   t(T.CLOUDFLARE, 'Cloudflare', 'https://api.cloudflare.com', false, ['@cf/meta/llama-3.3-70b-instruct-fp8-fast', '@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwen2.5-coder-32b-instruct', '@cf/deepseek-ai/deepseek-r1-distill-qwen-32b', '@cf/baai/bge-m3']),
   t(T.MOONSHOT, 'Moonshot', 'https://api.moonshot.cn', true, ['kimi-k2-0711-preview', 'moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k', 'moonshot-v1-auto']),
   t(T.AI360, '360 智脑', 'https://api.360.cn', true, ['360gpt2-pro', '360gpt-pro', '360gpt-turbo', '360gpt-turbo-responsibility-8k', 'embedding-bert-512-v1']),
-  t(T.TENCENT, '腾讯混元', 'https://hunyuan.tencentcloudapi.com', false, ['hunyuan-turbos-latest', 'hunyuan-turbo', 'hunyuan-large', 'hunyuan-standard', 'hunyuan-lite', 'hunyuan-embedding']),
+  t(T.TENCENT, '腾讯混元', 'https://hunyuan.tencentcloudapi.com', false, ['hunyuan-turbos-latest', 'hunyuan-t1-latest', 'hunyuan-turbo', 'hunyuan-large', 'hunyuan-standard', 'hunyuan-lite', 'hunyuan-functioncall', 'hunyuan-vision']),
   t(T.LINGYIWANWU, '零一万物', 'https://api.lingyiwanwu.com', true, ['yi-lightning', 'yi-large', 'yi-medium', 'yi-spark', 'yi-vision']),
   t(T.MINIMAX, 'MiniMax', 'https://api.minimax.chat', false, ['MiniMax-M1', 'MiniMax-Text-01', 'abab6.5s-chat', 'abab6.5g-chat', 'embo-01']),
   t(T.DIFY, 'Dify', 'https://api.dify.ai', false, ['dify']),

@@ -154,7 +154,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       const pending = buffered ? (provider.fetch?.(up, req, ctx.relay.upstream) ?? ctx.relay.upstream.fetch(req)) : ctx.relay.upstream.stream(req);
       cancel = () => pending.cancel();
-      const outcome = await answerOf(pending);
+      const outcome = await answerOf(pending, provider);
       if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;
       if (outcome.kind === 'busy') {
         // The gateway's own limit, not the channel's failure: another channel (origin) may have room.
@@ -257,11 +257,21 @@ type AttemptOutcome =
 
 const ok = (status: number) => status >= 200 && status < 300;
 
-async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptOutcome> {
+/** An answer the provider reads as an error although its status is 2xx (Provider.errorStatus). */
+function refusedIn(provider: Provider, headers: IncomingHttpHeaders, text: string): AttemptOutcome | null {
+  const status = provider.errorStatus?.(text) ?? null;
+  return status === null ? null : { kind: 'refused', statusCode: status, headers, text };
+}
+
+const isEventStream = (headers: IncomingHttpHeaders) => String(headers['content-type'] ?? '').includes('text/event-stream');
+
+async function answerOf(pending: BufferedCall | StreamingCall, provider: Provider): Promise<AttemptOutcome> {
   if ('answer' in pending) {
     try {
       const answer = await pending.answer;
-      if (ok(answer.statusCode)) return { kind: 'answer', answer };
+      if (ok(answer.statusCode)) {
+        return (provider.errorStatus && refusedIn(provider, answer.headers, utf8.decode(answer.body))) || { kind: 'answer', answer };
+      }
       return { kind: 'refused', statusCode: answer.statusCode, headers: answer.headers, text: utf8.decode(answer.body) };
     } catch (err) {
       if (err instanceof UpstreamBusy) return { kind: 'busy' };
@@ -276,7 +286,12 @@ async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptO
   } catch (err) {
     return { kind: err instanceof UpstreamBusy ? 'busy' : 'unreachable' };
   }
-  if (ok(res.statusCode)) return { kind: 'answer', answer: res };
+  if (ok(res.statusCode)) {
+    if (!provider.errorStatus || isEventStream(res.headers)) return { kind: 'answer', answer: res };
+    // A stream asked for and a JSON body answered: the upstream's error (or an answer the stream reader cannot take).
+    const text = await res.text();
+    return refusedIn(provider, res.headers, text) ?? { kind: 'refused', statusCode: 502, headers: res.headers, text };
+  }
   return { kind: 'refused', statusCode: res.statusCode, headers: res.headers, text: await res.text() };
 }
 

@@ -164,6 +164,11 @@ export interface Provider {
    * binary event stream to Claude SSE). Absent when the stream already is SSE.
    */
   streamAdapter?(up: UpstreamCall): (chunk: Buffer) => Buffer;
+  /**
+   * The status of an error the upstream answers with a 2xx (Tencent Cloud reports errors in a 200's body); null for a
+   * real answer. Read from the whole answer, and from a streamed call's answer when it is not a stream.
+   */
+  errorStatus?(body: string): number | null;
   /** Errors in a transport-specific shape (Bedrock); else the wire codec reads them. */
   parseError?(status: number, body: string, headers: IncomingHttpHeaders): ParsedUpstreamError;
   /** The model a channel test uses when the channel names none. */

@@ -77,6 +77,16 @@ function pricingOf(ctx: AppContext, call: ClientCall, group: string): Pricing {
   return call.mode === 'images' && call.json ? scaledPricing(base, imagePriceFactor(call.model, call.json)) : base;
 }
 
+/** An image call that delivered fewer images than it asked for (an async task that made only some) pays for those. */
+function pricingDelivered(ctx: AppContext, call: ClientCall, group: string, pricing: Pricing, delivery: Delivery): Pricing {
+  const made = delivery.images;
+  if (call.mode !== 'images' || made === undefined || !call.json) return pricing;
+  const asked = typeof call.json.n === 'number' && call.json.n > 0 ? call.json.n : 1;
+  if (made >= asked) return pricing;
+  const base = pricingFor(ctx.options, call.model, group);
+  return scaledPricing(base, made === 0 ? 0 : imagePriceFactor(call.model, { ...call.json, n: made }));
+}
+
 export async function relayCall(ctx: AppContext, input: RelayInput): Promise<void> {
   const { call, caller, ex } = input;
   const res = ex.res;
@@ -190,7 +200,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       breaker.success(channel.id);
       const delivering = deliver(provider, up, answer, res, () => clientGone, () => stopped);
       const delivery = delivering instanceof Promise ? await delivering : delivering;
-      settle(ctx, input, { pricing, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
+      const billed = pricingDelivered(ctx, call, caller.group, pricing, delivery);
+      settle(ctx, input, { pricing: billed, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
       // A Responses answer the gateway produced is kept now that the client has it (written later, batched).
       call.turn?.delivered();
       return;

@@ -245,9 +245,14 @@ describe.each(testDatabases().slice(0, 1))('DashScope channels through the relay
       expect(res.data![0].url).toBeUndefined();
     });
 
-    it('answers the images a partly failed task made', async () => {
-      const res = await client.images.generate({ model: WANX_PARTIAL, prompt: 'a dog', n: 3 });
+    it('answers the images a partly failed task made, and charges for those only', async () => {
+      let res!: OpenAI.ImagesResponse;
+      const c = await charged(async () => {
+        res = await client.images.generate({ model: WANX_PARTIAL, prompt: 'a dog', n: 3 });
+      });
       expect(res.data).toHaveLength(2);
+      expect(c.spent).toBe(Math.round(2 * WANX_PRICE * 500_000));
+      expect(c.log.quota).toBe(c.spent);
     });
 
     it('answers a task refused for its content as the client’s error, one that crashed as the upstream’s, and one that never ends as a timeout, none charged', async () => {

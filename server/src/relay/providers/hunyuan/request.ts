@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolDefinition } from '../../formats/openai/chat.js';
 import { RelayError } from '../../errors.js';
+import { textOnlyContent } from '../text-content.js';
 import type { HunyuanContent, HunyuanMessage, HunyuanRequest, HunyuanTool, HunyuanToolCall } from './types.js';
 
 const unsupported = (message: string) => new RelayError(400, message, 'unsupported_content', 'invalid_request_error');
@@ -65,17 +66,9 @@ function toCall(c: ToolCall): HunyuanToolCall {
   return { Id: c.id, Type: 'function', Function: { Name: c.function?.name ?? '', Arguments: typeof args === 'string' && args !== '' ? args : '{}' } };
 }
 
-/** Text of a message that can only carry text on Hunyuan (system, assistant, tool). */
+/** Text of a message that can only carry text upstream (system, assistant, tool). */
 function textOnly(content: ChatMessage['content'], role: string): string {
-  if (content === null || content === undefined) return '';
-  if (typeof content === 'string') return content;
-  let text = '';
-  for (const part of content) {
-    if (part.type === 'text' && typeof part.text === 'string') text += part.text;
-    else if (part.type === 'refusal') continue;
-    else throw unsupported(`混元的 ${role} 消息只能包含文本，不支持 ${part.type}`);
-  }
-  return text;
+  return textOnlyContent(content, (type) => unsupported(`混元的 ${role} 消息只能包含文本，不支持 ${type}`));
 }
 
 /** A user turn: plain Content for text, Contents when it carries images (Hunyuan's vision models). */

@@ -304,6 +304,37 @@ describe.each(testDatabases().slice(0, 1))('DashScope channels through the relay
     });
   });
 
+  describe('Claude and Responses clients', () => {
+    it('reach DashScope chat through the canonical shape, billed exactly', async () => {
+      let claude: { content?: Array<{ text?: string }>; usage?: unknown } = {};
+      const c = await charged(async () => {
+        const res = await fetch(`${f.baseUrl}/v1/messages`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+          body: JSON.stringify({ model: QWEN, max_tokens: 100, top_p: 1, messages: [{ role: 'user', content: 'hi' }] }),
+        });
+        claude = (await res.json()) as typeof claude;
+      });
+      expect(claude.content?.[0]?.text).toBe('Hello from the DashScope mock.');
+      expect(claude.usage).toMatchObject({ input_tokens: 12, output_tokens: 7 });
+      expect(lastSent().json).toMatchObject({ model: QWEN, top_p: 0.999, max_tokens: 100 });
+      expect(c.spent).toBe(costOf(QWEN, { prompt: 12, completion: 7 }));
+
+      let events = '';
+      const r = await charged(async () => {
+        const res = await fetch(`${f.baseUrl}/v1/responses`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: QWEN, input: 'hi', stream: true, store: false }),
+        });
+        events = await res.text();
+      });
+      expect(events).toContain('event: response.completed');
+      expect(lastSent().headers['x-dashscope-sse']).toBe('enable');
+      expect(r.spent).toBe(costOf(QWEN, { prompt: 12, completion: 7 }));
+    });
+  });
+
   describe('a refused key', () => {
     it('counts as a credential failure: the call fails uncharged and the channel is disabled', async () => {
       await f.setOption('AutomaticDisableChannelEnabled', 'true');

@@ -223,6 +223,27 @@ describe.each(testDatabases().slice(0, 1))('Tencent Hunyuan channels through the
     expect(cl.spent).toBe(costOf(HY, { prompt: 4, completion: 8 }));
   });
 
+  it('serves a Responses client, whole and streamed, billed exactly', async () => {
+    const post = (body: Record<string, unknown>) =>
+      fetch(`${f.baseUrl}/v1/responses`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    let whole: { output?: Array<{ content?: Array<{ text?: string }> }>; usage?: unknown } = {};
+    const c = await charged(async () => {
+      whole = (await (await post({ model: HY, input: 'hi', instructions: 'Be brief.', store: false })).json()) as typeof whole;
+    });
+    expect(whole.output?.[0]?.content?.[0]?.text).toBe('Hello from the Hunyuan mock.');
+    expect(whole.usage).toMatchObject({ input_tokens: 4, output_tokens: 8 });
+    expect(lastSent().json).toMatchObject({ Messages: [{ Role: 'system', Content: 'Be brief.' }, { Role: 'user', Content: 'hi' }] });
+    expect(c.spent).toBe(costOf(HY, { prompt: 4, completion: 8 }));
+
+    let events = '';
+    const s = await charged(async () => {
+      events = await (await post({ model: HY, input: 'hi', stream: true, store: false })).text();
+    });
+    expect(events).toContain('event: response.completed');
+    expect(events).toContain('"delta":" mock."');
+    expect(s.spent).toBe(costOf(HY, { prompt: 4, completion: 8 }));
+  });
+
   describe('the console and a refused key', () => {
     const get = async <T>(url: string): Promise<T> => (await f.t.call(f.root, { method: 'GET', url })).json();
 

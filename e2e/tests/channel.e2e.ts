@@ -147,7 +147,7 @@ describe('the channel page', () => {
     await context.close();
   });
 
-  it('shows the key format of Tencent Hunyuan and the plugin field of DashScope, and stores the plugin in other', async () => {
+  it('shows the key format and region of Tencent Hunyuan and the plugin field of DashScope, and stores the plugin in other', async () => {
     const { page, context } = await signedIn('/channel/add');
     const drawer = page.getByRole('dialog', { name: '创建新的渠道' });
     const chooseType = async (name: string) => {
@@ -158,6 +158,7 @@ describe('the channel page', () => {
 
     await chooseType('腾讯混元');
     await drawer.getByText('格式：AppId|SecretId|SecretKey，例如 1300000000|AKIDxxxx|xxxx（在腾讯云访问管理中创建 API 密钥）。').waitFor();
+    await drawer.getByLabel('地域').waitFor();
 
     await chooseType('阿里通义千问');
     await drawer.getByText('阿里云百炼（DashScope）的 API Key，例如 sk-xxxx。').waitFor();

@@ -178,6 +178,8 @@ export const en: Record<string, string> = {
   '请输入星火大模型版本，注意是接口地址中的版本号，例如：v2.1': 'Enter the Spark model version as it appears in the API path, e.g. v2.1',
   '请输入 Account ID，例如：d6b5da8hk1awo8nap34ube6gh': 'Enter the Account ID, e.g. d6b5da8hk1awo8nap34ube6gh',
   '插件参数': 'Plugin parameter',
+  '地域': 'Region',
+  '作为 X-TC-Region 请求头发送，不填则为 ap-guangzhou': 'Sent as the X-TC-Region header; ap-guangzhou when empty',
   '作为 X-DashScope-Plugin 请求头发送，不需要插件时留空': 'Sent as the X-DashScope-Plugin header; leave empty when no plugin is used',
   '请输入插件参数，即 X-DashScope-Plugin 请求头的取值': 'Enter the plugin parameter, the value of the X-DashScope-Plugin header',
   '部署地区': 'Region',

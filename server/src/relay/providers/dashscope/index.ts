@@ -2,6 +2,7 @@ import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { Mode, Provider, UpstreamCall, UpstreamRequest } from '../../types.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { jsonBody } from '../body.js';
+import { embedInBatches } from './batches.js';
 import { parseDashScopeError } from './errors.js';
 import { imageAnswerFormat } from './images.js';
 import { runImageTask } from './task.js';
@@ -10,8 +11,8 @@ import { dashScopeWire } from './wire.js';
 /*
  * Alibaba DashScope / Qwen (channel type 17). Chat through the OpenAI-compatible mode (every client format reaches
  * it through the OpenAI wire), with top_p kept inside the open interval DashScope accepts; embeddings and wanx
- * text-to-image through the native API (the dashscope wire). The channel's "other" field, when set, is sent as
- * X-DashScope-Plugin.
+ * text-to-image through the native API (the dashscope wire; long embedding inputs in batches). The channel's "other"
+ * field, when set, is sent as X-DashScope-Plugin.
  */
 
 export { dashScopeWire } from './wire.js';
@@ -81,6 +82,7 @@ export const dashScopeProvider: Provider = {
     return { url, method: 'POST', headers, body: JSON.stringify(up.converted ?? {}) };
   },
   fetch(up, req, client) {
+    if (up.call.mode === 'embeddings') return embedInBatches(req, client);
     if (up.call.mode !== 'images') return null;
     const root = dashScopeRoot(resolveBaseUrl(up.channel));
     const auth = { authorization: req.headers.authorization };

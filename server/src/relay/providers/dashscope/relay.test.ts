@@ -208,6 +208,22 @@ describe.each(testDatabases().slice(0, 1))('DashScope channels through the relay
       expect(floats.data[0].embedding).toEqual([0.0023064255, -0.009327292, 0.015797347, -0.0077780345]);
     });
 
+    it('sends more than ten texts in batches of ten and joins the answers, usage summed', async () => {
+      const input = Array.from({ length: 23 }, (_, i) => `text ${i}`);
+      const before = mock.requests.length;
+      let res!: OpenAI.CreateEmbeddingResponse;
+      const c = await charged(async () => {
+        res = await client.embeddings.create({ model: EMBED, input, encoding_format: 'float' });
+      });
+      const sent = mock.requests.slice(before).map((r) => (r.json?.input as { texts: string[] }).texts);
+      expect(sent).toEqual([input.slice(0, 10), input.slice(10, 20), input.slice(20)]);
+      expect(res.data.map((d) => d.index)).toEqual(input.map((_, i) => i));
+      // The stand-in answers the i-th text of each batch with the fixture's (i mod 3)-th vector.
+      expect(res.data[12].embedding).toEqual([0.5, -0.25, 0.125, -0.0625]);
+      expect(res.usage).toEqual({ prompt_tokens: 27, total_tokens: 27 });
+      expect(c.spent).toBe(costOf(EMBED, { prompt: 27, completion: 0 }));
+    });
+
     it('counts the input when DashScope reports no usage', async () => {
       const c = await charged(() => client.embeddings.create({ model: EMBED_NO_USAGE, input: 'hello world' }));
       expect(c.log.prompt_tokens).toBe(countTextTokens('hello world', EMBED_NO_USAGE));

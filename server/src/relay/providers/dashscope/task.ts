@@ -1,6 +1,6 @@
-import type { IncomingHttpHeaders } from 'node:http';
 import type { UpstreamRequest } from '../../types.js';
 import type { BufferedCall, UpstreamClient, WholeAnswer } from '../../upstream.js';
+import { jsonAnswer, ok, parseObject, runSteps, type Steps } from './calls.js';
 import type { ImageAnswerFormat } from './images.js';
 import type { DashScopeTaskAnswer } from './types.js';
 
@@ -26,33 +26,13 @@ export function setTaskPolling(p: Partial<TaskPolling> = {}): void {
   polling = { ...DEFAULT_POLLING, ...p };
 }
 
-const JSON_HEADERS: IncomingHttpHeaders = { 'content-type': 'application/json' };
-
 /** A refusal written here in DashScope's native error shape (read back by parseDashScopeError). */
-function refusal(status: number, code: string, message: string, requestId = ''): WholeAnswer {
-  const body = Buffer.from(JSON.stringify({ code, message, request_id: requestId }));
-  return { statusCode: status, headers: JSON_HEADERS, body };
-}
+const refusal = (status: number, code: string, message: string, requestId = ''): WholeAnswer => jsonAnswer(status, { code, message, request_id: requestId });
 
 /** Failed tasks whose cause is the request: answered as the client's error (400), not retried elsewhere. */
 const CLIENT_CODES = new Set(['InvalidParameter', 'DataInspectionFailed', 'IPInfringementSuspect']);
 
-const ok = (status: number) => status >= 200 && status < 300;
-
-function parseTask(body: Buffer): DashScopeTaskAnswer | null {
-  try {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as DashScopeTaskAnswer) : null;
-  } catch {
-    return null;
-  }
-}
-
-class Cancelled extends Error {
-  constructor() {
-    super('the task call was cancelled');
-  }
-}
+const parseTask = (body: Buffer) => parseObject<DashScopeTaskAnswer>(body);
 
 export interface ImageTask {
   submit: UpstreamRequest;
@@ -63,52 +43,22 @@ export interface ImageTask {
 
 /** Runs one image task to its end; cancel() (client gone) stops the wait and any call under way. */
 export function runImageTask(task: ImageTask, client: Pick<UpstreamClient, 'fetch'>): BufferedCall {
-  let current: BufferedCall | null = null;
-  let cancelled = false;
-  let timer: NodeJS.Timeout | null = null;
-  // Settles only by cancel(): every wait races it, so nothing outlives a cancelled call.
-  let abort!: (err: Error) => void;
-  const aborted = new Promise<never>((_, reject) => (abort = reject));
-  aborted.catch(() => undefined);
-
-  const send = async (req: UpstreamRequest): Promise<WholeAnswer> => {
-    if (cancelled) throw new Cancelled();
-    const call = client.fetch(req);
-    current = call;
-    try {
-      return await Promise.race([call.answer, aborted]);
-    } finally {
-      current = null;
-    }
-  };
-
-  const pause = (ms: number) =>
-    Promise.race([
-      new Promise<void>((resolve) => {
-        timer = setTimeout(() => {
-          timer = null;
-          resolve();
-        }, ms);
-      }),
-      aborted,
-    ]);
-
-  const run = async (): Promise<WholeAnswer> => {
+  return runSteps(client, async (steps) => {
     const p = polling;
-    const submitted = await send(task.submit);
+    const submitted = await steps.send(task.submit);
     if (!ok(submitted.statusCode)) return submitted;
     const first = parseTask(submitted.body);
     const taskId = first?.output?.task_id;
     if (typeof taskId !== 'string' || taskId === '') return refusal(502, 'InvalidResponse', 'DashScope 未返回图片任务 ID', first?.request_id);
     const deadline = Date.now() + p.timeoutMs;
     for (let i = 0; ; i++) {
-      await pause(i === 0 ? p.firstMs : p.intervalMs);
-      const polled = await send(task.taskRequest(taskId));
+      await steps.pause(i === 0 ? p.firstMs : p.intervalMs);
+      const polled = await steps.send(task.taskRequest(taskId));
       if (!ok(polled.statusCode)) return polled;
       const state = parseTask(polled.body);
       const output = state?.output;
       const status = output?.task_status;
-      if (status === 'SUCCEEDED') return finished(state!, polled);
+      if (state && status === 'SUCCEEDED') return finished(state, polled, task.format, steps);
       if (status === 'FAILED' || status === 'CANCELED' || status === 'UNKNOWN') {
         const code = output?.code ?? (status === 'UNKNOWN' ? 'TaskNotFound' : 'TaskFailed');
         const message = output?.message ?? `DashScope 图片任务 ${taskId} 状态为 ${status}`;
@@ -116,34 +66,23 @@ export function runImageTask(task: ImageTask, client: Pick<UpstreamClient, 'fetc
       }
       if (Date.now() >= deadline) return refusal(504, 'TaskTimeout', `DashScope 图片任务 ${taskId} 在 ${Math.round(p.timeoutMs / 1000)} 秒内未完成`, state?.request_id);
     }
-  };
+  });
+}
 
-  /** A task that succeeded: at least one image, downloaded when the client wants the bytes. */
-  const finished = async (state: DashScopeTaskAnswer, polled: WholeAnswer): Promise<WholeAnswer> => {
-    const results = state.output?.results ?? [];
-    const made = results.filter((r) => typeof r.url === 'string' && r.url !== '');
-    if (made.length === 0) {
-      const failed = results.find((r) => r.code);
-      const code = failed?.code ?? 'NoImage';
-      return refusal(CLIENT_CODES.has(code) ? 400 : 502, code, failed?.message ?? 'DashScope 图片任务没有生成图片', state.request_id);
-    }
-    if (task.format !== 'b64_json') return polled;
-    for (const r of made) {
-      const image = await send({ url: r.url!, method: 'GET', headers: {} });
-      if (!ok(image.statusCode)) return refusal(502, 'ImageDownloadFailed', `下载 DashScope 生成的图片失败：HTTP ${image.statusCode}`, state.request_id);
-      r.b64_json = image.body.toString('base64');
-    }
-    return { statusCode: 200, headers: JSON_HEADERS, body: Buffer.from(JSON.stringify(state)) };
-  };
-
-  return {
-    answer: run(),
-    cancel() {
-      if (cancelled) return;
-      cancelled = true;
-      (current as BufferedCall | null)?.cancel();
-      if (timer) clearTimeout(timer);
-      abort(new Cancelled());
-    },
-  };
+/** A task that succeeded: at least one image, downloaded when the client wants the bytes. */
+async function finished(state: DashScopeTaskAnswer, polled: WholeAnswer, format: ImageAnswerFormat, steps: Steps): Promise<WholeAnswer> {
+  const results = state.output?.results ?? [];
+  const made = results.filter((r) => typeof r.url === 'string' && r.url !== '');
+  if (made.length === 0) {
+    const failed = results.find((r) => r.code);
+    const code = failed?.code ?? 'NoImage';
+    return refusal(CLIENT_CODES.has(code) ? 400 : 502, code, failed?.message ?? 'DashScope 图片任务没有生成图片', state.request_id);
+  }
+  if (format !== 'b64_json') return polled;
+  for (const r of made) {
+    const image = await steps.send({ url: r.url!, method: 'GET', headers: {} });
+    if (!ok(image.statusCode)) return refusal(502, 'ImageDownloadFailed', `下载 DashScope 生成的图片失败：HTTP ${image.statusCode}`, state.request_id);
+    r.b64_json = image.body.toString('base64');
+  }
+  return jsonAnswer(200, state);
 }

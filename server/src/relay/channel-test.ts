@@ -45,8 +45,9 @@ export async function testChannel(ctx: AppContext, channel: RoutedChannel, model
     const res = await ctx.relay.upstream.send(req, timeout);
     const text = await res.body.text();
     const timeMs = Date.now() - started;
-    if (res.statusCode < 200 || res.statusCode >= 300) {
-      const parsed = provider.parseError?.(res.statusCode, text, res.headers) ?? wireCodec(up.wire).parseError(res.statusCode, text);
+    const status = res.statusCode >= 200 && res.statusCode < 300 ? (provider.errorStatus?.(text) ?? res.statusCode) : res.statusCode;
+    if (status < 200 || status >= 300) {
+      const parsed = provider.parseError?.(status, text, res.headers) ?? wireCodec(up.wire).parseError(status, text);
       return { success: false, message: parsed.message, timeMs };
     }
     try {

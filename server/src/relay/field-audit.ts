@@ -6,6 +6,7 @@ import { CLAUDE_FIELDS } from './providers/claude/fields.js';
 import { COHERE_FIELDS } from './providers/cohere/fields.js';
 import type { FieldRule, WirePolicy } from './providers/field-policy.js';
 import { GEMINI_FIELDS } from './providers/gemini/fields.js';
+import { HUNYUAN_FIELDS } from './providers/hunyuan/fields.js';
 import type { ClientFormat } from './types.js';
 
 /*
@@ -26,6 +27,7 @@ const TARGETS: readonly Target[] = [
   { name: 'Claude (Anthropic, Bedrock, Vertex)', same: 'claude', policy: CLAUDE_FIELDS },
   { name: 'Gemini (Gemini, Vertex)', same: 'gemini', policy: GEMINI_FIELDS },
   { name: 'Cohere', same: null, policy: COHERE_FIELDS },
+  { name: 'Tencent Hunyuan', same: null, policy: HUNYUAN_FIELDS },
 ];
 
 /** OpenAI chat clients send the canonical request itself: a row per field any wire has a rule for. */

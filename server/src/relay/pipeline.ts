@@ -79,6 +79,16 @@ function pricingOf(ctx: AppContext, call: ClientCall, group: string): Pricing {
   return call.mode === 'images' && call.json ? scaledPricing(base, imagePriceFactor(call.model, call.json)) : base;
 }
 
+/** An image call that delivered fewer images than it asked for (an async task that made only some) pays for those. */
+function pricingDelivered(ctx: AppContext, call: ClientCall, group: string, pricing: Pricing, delivery: Delivery): Pricing {
+  const made = delivery.images;
+  if (call.mode !== 'images' || made === undefined || !call.json) return pricing;
+  const asked = typeof call.json.n === 'number' && call.json.n > 0 ? call.json.n : 1;
+  if (made >= asked) return pricing;
+  const base = pricingFor(ctx.options, call.model, group);
+  return scaledPricing(base, made === 0 ? 0 : imagePriceFactor(call.model, { ...call.json, n: made }));
+}
+
 export async function relayCall(ctx: AppContext, input: RelayInput): Promise<void> {
   const { call, caller, ex } = input;
   const res = ex.res;
@@ -154,9 +164,9 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         breaker.failure(channel.id);
         continue;
       }
-      const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);
+      const pending = buffered ? (provider.fetch?.(up, req, ctx.relay.upstream) ?? ctx.relay.upstream.fetch(req)) : ctx.relay.upstream.stream(req);
       cancel = () => pending.cancel();
-      const outcome = await answerOf(pending);
+      const outcome = await answerOf(pending, provider);
       if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;
       if (outcome.kind === 'busy') {
         // The gateway's own limit, not the channel's failure: another channel (origin) may have room.
@@ -192,7 +202,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       breaker.success(channel.id);
       const delivering = deliver(provider, up, answer, res, () => clientGone, () => stopped);
       const delivery = delivering instanceof Promise ? await delivering : delivering;
-      settle(ctx, input, { pricing, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
+      const billed = pricingDelivered(ctx, call, caller.group, pricing, delivery);
+      settle(ctx, input, { pricing: billed, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
       // A Responses answer the gateway produced is kept now that the client has it (written later, batched).
       call.turn?.delivered();
       return;
@@ -259,11 +270,21 @@ type AttemptOutcome =
 
 const ok = (status: number) => status >= 200 && status < 300;
 
-async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptOutcome> {
+/** An answer the provider reads as an error although its status is 2xx (Provider.errorStatus). */
+function refusedIn(provider: Provider, headers: IncomingHttpHeaders, text: string): AttemptOutcome | null {
+  const status = provider.errorStatus?.(text) ?? null;
+  return status === null ? null : { kind: 'refused', statusCode: status, headers, text };
+}
+
+const isEventStream = (headers: IncomingHttpHeaders) => String(headers['content-type'] ?? '').includes('text/event-stream');
+
+async function answerOf(pending: BufferedCall | StreamingCall, provider: Provider): Promise<AttemptOutcome> {
   if ('answer' in pending) {
     try {
       const answer = await pending.answer;
-      if (ok(answer.statusCode)) return { kind: 'answer', answer };
+      if (ok(answer.statusCode)) {
+        return (provider.errorStatus && refusedIn(provider, answer.headers, utf8.decode(answer.body))) || { kind: 'answer', answer };
+      }
       return { kind: 'refused', statusCode: answer.statusCode, headers: answer.headers, text: utf8.decode(answer.body) };
     } catch (err) {
       if (err instanceof UpstreamBusy) return { kind: 'busy' };
@@ -278,7 +299,12 @@ async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptO
   } catch (err) {
     return { kind: err instanceof UpstreamBusy ? 'busy' : 'unreachable' };
   }
-  if (ok(res.statusCode)) return { kind: 'answer', answer: res };
+  if (ok(res.statusCode)) {
+    if (!provider.errorStatus || isEventStream(res.headers)) return { kind: 'answer', answer: res };
+    // A stream asked for and a JSON body answered: the upstream's error (or an answer the stream reader cannot take).
+    const text = await res.text();
+    return refusedIn(provider, res.headers, text) ?? { kind: 'refused', statusCode: 502, headers: res.headers, text };
+  }
   return { kind: 'refused', statusCode: res.statusCode, headers: res.headers, text: await res.text() };
 }
 

@@ -110,7 +110,11 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
       ? t('Vertex AI 的密钥是服务账号的 JSON 密钥文件内容（整段 JSON）。')
       : type === CHANNEL_TYPE.AWS
         ? t('格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。')
-        : isEdit
+        : type === CHANNEL_TYPE.TENCENT
+          ? t('格式：AppId|SecretId|SecretKey，例如 1300000000|AKIDxxxx|xxxx（在腾讯云访问管理中创建 API 密钥）。')
+          : type === CHANNEL_TYPE.ALI
+            ? t('阿里云百炼（DashScope）的 API Key，例如 sk-xxxx。')
+            : isEdit
         ? undefined
         : t('一行一个密钥：每个密钥都会创建一个渠道。');
 

@@ -154,7 +154,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);
       cancel = () => pending.cancel();
-      const outcome = await answerOf(pending);
+      const outcome = await answerOf(pending, provider.answerError && ((body) => provider.answerError!(up, body)));
       if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;
       if (outcome.kind === 'busy') {
         // The gateway's own limit, not the channel's failure: another channel (origin) may have room.
@@ -257,11 +257,21 @@ type AttemptOutcome =
 
 const ok = (status: number) => status >= 200 && status < 300;
 
-async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptOutcome> {
+/** The status an error inside a 2xx answer stands for (Provider.answerError), null for a real answer. */
+type ErrorInAnswer = (body: string) => number | null;
+
+const isEventStream = (headers: IncomingHttpHeaders) => String(headers['content-type'] ?? '').includes('text/event-stream');
+
+async function answerOf(pending: BufferedCall | StreamingCall, errorIn?: ErrorInAnswer): Promise<AttemptOutcome> {
   if ('answer' in pending) {
     try {
       const answer = await pending.answer;
-      if (ok(answer.statusCode)) return { kind: 'answer', answer };
+      if (ok(answer.statusCode)) {
+        if (!errorIn) return { kind: 'answer', answer };
+        const text = utf8.decode(answer.body);
+        const status = errorIn(text);
+        return status === null ? { kind: 'answer', answer } : { kind: 'refused', statusCode: status, headers: answer.headers, text };
+      }
       return { kind: 'refused', statusCode: answer.statusCode, headers: answer.headers, text: utf8.decode(answer.body) };
     } catch (err) {
       if (err instanceof UpstreamBusy) return { kind: 'busy' };
@@ -276,8 +286,11 @@ async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptO
   } catch (err) {
     return { kind: err instanceof UpstreamBusy ? 'busy' : 'unreachable' };
   }
-  if (ok(res.statusCode)) return { kind: 'answer', answer: res };
-  return { kind: 'refused', statusCode: res.statusCode, headers: res.headers, text: await res.text() };
+  if (ok(res.statusCode) && (!errorIn || isEventStream(res.headers))) return { kind: 'answer', answer: res };
+  const text = await res.text();
+  // A stream call answered with a body that is not a stream: the error the upstream put in its place.
+  const status = ok(res.statusCode) ? (errorIn?.(text) ?? 502) : res.statusCode;
+  return { kind: 'refused', statusCode: status, headers: res.headers, text };
 }
 
 function refund(ctx: AppContext, reservation: Reservation): void {

@@ -8,8 +8,11 @@ import type { ResponsesTurn } from './formats/responses/turn.js';
 /** The wire format a client speaks: OpenAI (chat and the rest), Claude Messages, Gemini, OpenAI Responses. */
 export type ClientFormat = 'openai' | 'claude' | 'gemini' | 'responses';
 
-/** The body format of one upstream attempt: a client format, or a provider's own. */
-export type WireFormat = ClientFormat | 'cohere';
+/**
+ * The body format of one upstream attempt: a client format, or a provider's own (named by the provider that
+ * brings its codec, Provider.codecs).
+ */
+export type WireFormat = ClientFormat | 'cohere' | (string & {});
 
 /** A feature of a wire format that not every upstream speaking it offers. */
 export type WireFeature = 'claude.output_format';
@@ -155,6 +158,15 @@ export interface Provider {
    * binary event stream to Claude SSE). Absent when the stream already is SSE.
    */
   streamAdapter?(up: UpstreamCall): (chunk: Buffer) => Buffer;
+  /** Codecs of the provider's own body formats (wire formats no client speaks). */
+  codecs?: readonly WireCodec[];
+  /**
+   * An error the upstream reports in a 2xx answer (Baidu's and Zhipu v3's error codes in a 200 body): the HTTP status
+   * it stands for, or null when the answer is a real one. `body` is the whole answer; a streamed call's answer is
+   * offered here only when it did not come as a stream (an error body in its place). The refusal is then handled as
+   * if the upstream had answered that status (parseError reads the body).
+   */
+  answerError?(up: UpstreamCall, body: string): number | null;
   /** Errors in a transport-specific shape (Bedrock); else the wire codec reads them. */
   parseError?(status: number, body: string, headers: IncomingHttpHeaders): ParsedUpstreamError;
   /** The model a channel test uses when the channel names none. */

@@ -12,9 +12,10 @@ import { minimaxProvider } from './minimax/index.js';
 import { openAIProvider } from './openai/index.js';
 import { openAIWire, responsesWire } from './openai/wire.js';
 import { vertexProvider } from './vertex/index.js';
+import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 
 /** Every upstream family. Adding a provider is adding its folder and one line here. */
-const PROVIDERS: readonly Provider[] = [openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider];
+const PROVIDERS: readonly Provider[] = [openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider, zhipuProvider, zhipuV4Provider];
 
 const byType = new Map<number, Provider>();
 for (const p of PROVIDERS) for (const t of p.types) byType.set(t, p);
@@ -32,6 +33,8 @@ const WIRES: Partial<Record<WireFormat, WireCodec>> = {
   responses: responsesWire,
   cohere: cohereWire,
 };
+
+for (const p of PROVIDERS) for (const codec of p.codecs ?? []) WIRES[codec.format] = codec;
 
 export function wireCodec(format: WireFormat): WireCodec {
   const codec = WIRES[format];

@@ -184,6 +184,35 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
     });
   });
 
+  describe('Zhipu GLM v4 (26) and ChatGLM v3 (16)', () => {
+    let v4: { good: number; bad: number };
+    let v3: { good: number; bad: number };
+    beforeAll(async () => {
+      v4 = await pair({ ...upstreams.channels.zhipu, models: 'glm-4-flash,embedding-3' }, 'zp-mock-id.wrong-secret');
+      v3 = await pair({ ...upstreams.channels.zhipuV3, models: 'chatglm_turbo' }, 'zp-mock-id.wrong-secret');
+    });
+
+    it('tests each with a real call under a token made from the key, and reports a token Zhipu refuses', async () => {
+      expect(await testChannel(v4.good)).toMatchObject({ success: true, message: '' });
+      expect(upstreams.zhipu.requests.at(-1)!).toMatchObject({ path: '/api/paas/v4/chat/completions', json: { model: 'glm-4-flash', max_tokens: 10 } });
+      expect(await testChannel(v4.good, 'embedding-3')).toMatchObject({ success: true, message: '' });
+      expect(upstreams.zhipu.requests.at(-1)!).toMatchObject({ path: '/api/paas/v4/embeddings', json: { model: 'embedding-3', input: 'hello world' } });
+      expect(await testChannel(v3.good)).toMatchObject({ success: true, message: '' });
+      expect(upstreams.zhipu.requests.at(-1)!.path).toBe('/api/paas/v3/model-api/chatglm_turbo/invoke');
+      const refused = 'Authorization Token非法，请确认Authorization Token正确传递。';
+      expect(await testChannel(v4.bad)).toMatchObject({ success: false, message: refused });
+      // v3 refuses in a 200 body: the test fails all the same.
+      expect(await testChannel(v3.bad)).toMatchObject({ success: false, message: refused });
+    });
+
+    it('answers the type’s default models, without calling the upstream', async () => {
+      const calls = upstreams.zhipu.requests.length;
+      expect(await fetchModels(v4.good)).toMatchObject({ success: true, data: [...defaultModels(26)] });
+      expect(await fetchModels(v3.good)).toMatchObject({ success: true, data: [...defaultModels(16)] });
+      expect(upstreams.zhipu.requests.length).toBe(calls);
+    });
+  });
+
   describe('Cloudflare Workers AI (39)', () => {
     let ids: { good: number; bad: number };
     let noAccount: number;

@@ -22,6 +22,7 @@ import { caseOfRequest, fixtureFiles, type PlainRequest, type RecordingServer, s
  *   no-usage      no-usage.json / no-usage.sse
  *   cut           cut.sse: part of a stream, then the connection drops
  *   error, interrupted (sse-invoke): an error event / an answer stopped by the content check
+ *   network-error (v4 chat): the generation failed (finish_reason network_error)
  *   400, 429 ...  <status>.json with that status (v4); arrears: 1113 with 429 (v4)
  *   prompt-too-long, concurrency, token-invalid (v3): the error body with 200, streamed or not
  * {{model}} in a fixture becomes the model asked for.

@@ -6,9 +6,10 @@ import { parseZhipuError, zhipuV3AnswerError } from './errors.js';
 import { parseZhipuKey, zhipuTokenCache, type ZhipuKey } from './key.js';
 import { buildZhipuV4Request, V4_PATHS } from './v4.js';
 import { ZHIPU_V3_WIRE, zhipuV3Wire } from './v3-wire.js';
+import { ZHIPU_V4_WIRE, zhipuV4AnswerError, zhipuV4Wire } from './v4-wire.js';
 
 /*
- * Zhipu AI: the v4 API (channel type 26) speaks OpenAI's bodies; the older v3 model API (type 16, ChatGLM) has its
+ * Zhipu AI: the v4 API (channel type 26) speaks bodies close to OpenAI's (v4-wire.ts); the older v3 model API (type 16, ChatGLM) has its
  * own (v3-*.ts). Both take a JWT made from the key `id.secret` as the bearer (key.ts), made once per key and reused
  * until shortly before it expires.
  */
@@ -36,8 +37,10 @@ export function createZhipuProviders(tokens: TokenCache<ZhipuKey>): { v3: Provid
     name: 'zhipu_v4',
     types: [CHANNEL_TYPE.ZHIPU_V4],
     supports: (mode) => mode in V4_PATHS,
-    wire: () => 'openai',
+    wire: () => ZHIPU_V4_WIRE,
+    codecs: [zhipuV4Wire],
     build: async (up) => buildZhipuV4Request(up, await tokenOf(up)),
+    answerError: (up, body) => (up.call.mode === 'chat' ? zhipuV4AnswerError(body) : null),
     parseError: (status, body) => parseZhipuError(status, body),
     defaultTestModel: 'glm-4-flash',
   };
@@ -65,3 +68,4 @@ export { parseZhipuKey, signZhipuToken, zhipuTokenCache, TOKEN_LIFETIME_SECONDS,
 export { parseZhipuError, zhipuCodeStatus, zhipuV3AnswerError } from './errors.js';
 export { zhipuV4Url } from './v4.js';
 export { zhipuV3Wire } from './v3-wire.js';
+export { zhipuV4Wire } from './v4-wire.js';

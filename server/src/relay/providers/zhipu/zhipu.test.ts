@@ -21,7 +21,7 @@ function channel(type: number, fields: Partial<RoutedChannel> = {}): RoutedChann
 }
 
 function chat(model: string, extra: Record<string, unknown> = {}, mode: ClientCall['mode'] = 'chat'): ClientCall {
-  const json = mode === 'chat' ? { model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello' }], ...extra } : { model, ...extra };
+  const json: Record<string, unknown> = mode === 'chat' ? { model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello' }], ...extra } : { model, ...extra };
   return { format: 'openai', mode, model, stream: json.stream === true, json, raw: Buffer.from(JSON.stringify(json)), clientWantsStreamUsage: false, maxTokens: 0 };
 }
 
@@ -132,6 +132,29 @@ describe('Zhipu against the mock upstream', () => {
     expect(mock.requests.at(-1)!.json).toMatchObject({ model: 'glm-4', top_p: 0.99 });
     expect(new Set(mock.tokens.slice(before)).size).toBe(1);
     expect(mock.requests.at(-1)!.headers.authorization).toMatch(/^Bearer ey/);
+  });
+
+  it('streams v4 chat with the usage split off the finish chunk, as OpenAI sends it', async () => {
+    const up = upstream(providers.v4, chat('glm-4', { stream: true, stream_options: { include_usage: true } }), v4ch);
+    expect(up.converted).not.toHaveProperty('stream_options');
+    const { chunks, cut } = await streamed(providers.v4, up);
+    expect(cut).toBe(false);
+    expect(text(chunks)).toBe('Hello from the Zhipu GLM mock.');
+    expect(chunks.at(-2)).toMatchObject({ object: 'chat.completion.chunk', choices: [{ finish_reason: 'stop' }] });
+    expect(chunks.at(-2)).not.toHaveProperty('usage');
+    expect(chunks.at(-1)).toMatchObject({ choices: [], usage: { prompt_tokens: 9, completion_tokens: 8, total_tokens: 17 } });
+  });
+
+  it('decodes a v4 answer with OpenAI’s object, and reads a failed generation as an upstream 500', async () => {
+    const up = upstream(providers.v4, chat('glm-4'), v4ch);
+    const body = Buffer.from(await (await send(providers.v4, up)).body.arrayBuffer());
+    expect(providers.v4.answerError!(up, body.toString())).toBeNull();
+    expect(wireCodec(up.wire).decode(body, up)).toMatchObject({ object: 'chat.completion', choices: [{ finish_reason: 'stop' }] });
+    const failedUp = upstream(providers.v4, chat('mock-network-error'), v4ch);
+    expect(providers.v4.answerError!(failedUp, await (await send(providers.v4, failedUp)).body.text())).toBe(500);
+    const failed = await streamed(providers.v4, upstream(providers.v4, chat('mock-network-error', { stream: true }), v4ch));
+    expect(text(failed.chunks)).toBe('Hello');
+    expect(failed.failure).toMatchObject({ type: 'upstream_error' });
   });
 
   it('answers v4 embeddings', async () => {

@@ -1,0 +1,96 @@
+import type { ChatChunk } from '../../formats/openai/chat.js';
+import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
+import type { Attempt, ChunkDecoder, UpstreamCall, WireCodec } from '../../types.js';
+import { SseSplitter } from '../gemini/sse.js';
+import { openAIWire } from '../openai/wire.js';
+import { parseZhipuError } from './errors.js';
+
+/*
+ * Zhipu's v4 bodies as a wire: OpenAI's chat and embeddings shapes with differences a client of OpenAI's would
+ * notice, so every call is converted rather than passed through. Answers come without "object"; a stream reports
+ * its usage on the chunk that carries the finish, always (Zhipu documents no stream_options); the finish reason
+ * "sensitive" is Zhipu's content filter and "network_error" a generation that failed; top_p must lie in (0, 1).
+ */
+
+export const ZHIPU_V4_WIRE = 'zhipu_v4';
+
+/** Zhipu takes top_p in the open interval (0, 1): 1 (no cut at all) goes as the nearest value it accepts. */
+const TOP_P_CEILING = 0.99;
+
+/** The finish reason of a generation Zhipu could not complete. */
+const FAILED = 'network_error';
+
+type Choices = Array<{ finish_reason?: string | null }> | undefined;
+
+const failedIn = (choices: Choices) => (choices ?? []).some((c) => c?.finish_reason === FAILED);
+
+/** A whole v4 chat answer whose generation failed: an upstream server error (retried elsewhere, not billed). */
+export function zhipuV4AnswerError(body: string): number | null {
+  if (!body.includes(FAILED)) return null;
+  try {
+    return failedIn((JSON.parse(body) as { choices?: Choices }).choices) ? 500 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** v4 stream chunks as canonical ones: usage split off the finish chunk into a usage-only chunk, as OpenAI sends it. */
+class ZhipuV4ChunkDecoder implements ChunkDecoder {
+  failure: { type: string; message: string } | null = null;
+  private readonly splitter = new SseSplitter();
+
+  push(chunk: Buffer): ChatChunk[] {
+    return this.read(this.splitter.push(chunk));
+  }
+
+  finish(): ChatChunk[] {
+    return this.read(this.splitter.finish());
+  }
+
+  private read(events: string[]): ChatChunk[] {
+    const out: ChatChunk[] = [];
+    for (const data of events) {
+      if (this.failure || data.trim() === '[DONE]') continue;
+      let c: ChatChunk & { error?: { message?: unknown } };
+      try {
+        c = JSON.parse(data) as typeof c;
+      } catch {
+        continue;
+      }
+      if (!c || typeof c !== 'object') continue;
+      if (c.error || failedIn(c.choices)) {
+        const message = typeof c.error?.message === 'string' ? c.error.message : '智谱模型推理异常（network_error）';
+        this.failure = { type: 'upstream_error', message };
+        continue;
+      }
+      c.object = 'chat.completion.chunk';
+      if (!Array.isArray(c.choices)) c.choices = [];
+      for (const choice of c.choices) if (choice.finish_reason) choice.finish_reason = normalizeFinishReason(choice.finish_reason);
+      const usage = c.usage;
+      if (usage && c.choices.length > 0) {
+        delete c.usage;
+        out.push(c, { ...c, choices: [], usage });
+      } else {
+        out.push(c);
+      }
+    }
+    return out;
+  }
+}
+
+export const zhipuV4Wire: WireCodec = {
+  format: ZHIPU_V4_WIRE,
+  encode(canonical: Record<string, unknown>, up: Attempt) {
+    const { stream_options: _asked, ...rest } = canonical;
+    const out: Record<string, unknown> = { ...rest, model: up.upstreamModel };
+    if (up.call.mode === 'chat' && typeof out.top_p === 'number' && out.top_p >= 1) out.top_p = TOP_P_CEILING;
+    return Object.assign(out, up.channel.paramOverride);
+  },
+  decode(body: Buffer, up: UpstreamCall) {
+    const out = openAIWire.decode(body, up);
+    if (up.call.mode === 'chat') out.object = 'chat.completion';
+    return out;
+  },
+  streamDecoder: () => new ZhipuV4ChunkDecoder(),
+  parseError: parseZhipuError,
+};

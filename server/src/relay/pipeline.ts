@@ -150,6 +150,9 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         if (err instanceof RelayError && err.local) throw err;
         lastError = err instanceof RelayError ? err : unreachableUpstream();
         breaker.failure(channel.id);
+        if (lastError.credentialsRefused) {
+          void reportChannelFailure(ctx, channel, { status: 401, code: lastError.code ?? '', type: 'authentication_error', message: lastError.message, credentials: true });
+        }
         continue;
       }
       const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);

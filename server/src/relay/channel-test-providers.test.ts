@@ -213,6 +213,34 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
     });
   });
 
+  describe('Baidu ERNIE (15)', () => {
+    let ids: { good: number; bad: number };
+    beforeAll(async () => {
+      ids = await pair({ ...upstreams.channels.baidu, models: 'ERNIE-Speed-128K,Embedding-V1' }, 'bd-mock-api-key|wrong-secret');
+    });
+
+    it('tests the channel with a real call under an exchanged access token, chat and embeddings', async () => {
+      expect(await testChannel(ids.good)).toMatchObject({ success: true, message: '' });
+      const sent = upstreams.baidu.requests.at(-1)!;
+      expect(sent.path).toMatch(/^\/rpc\/2\.0\/ai_custom\/v1\/wenxinworkshop\/chat\/ernie-speed-128k\?access_token=24\./);
+      expect(sent.json).toEqual({ messages: [{ role: 'user', content: 'hi' }], max_output_tokens: 10 });
+      expect(await testChannel(ids.good, 'Embedding-V1')).toMatchObject({ success: true, message: '' });
+      expect(upstreams.baidu.requests.at(-1)!.json).toEqual({ input: ['hello world'] });
+    });
+
+    it('reports a key Baidu refuses at the token exchange, and an error Qianfan puts in a 200 answer', async () => {
+      expect(await testChannel(ids.bad)).toMatchObject({ success: false, message: '百度文心获取 access_token 失败：HTTP 401 invalid_client' });
+      // An endpoint Qianfan does not serve answers error 3 with HTTP 200: the test fails all the same.
+      expect(await testChannel(ids.good, 'ERNIE-No-Such-Model')).toMatchObject({ success: false, message: 'Unsupported openapi method' });
+    });
+
+    it('answers the type’s default models, without calling the upstream', async () => {
+      const calls = upstreams.baidu.requests.length;
+      expect(await fetchModels(ids.good)).toMatchObject({ success: true, data: [...defaultModels(15)] });
+      expect(upstreams.baidu.requests.length).toBe(calls);
+    });
+  });
+
   describe('Cloudflare Workers AI (39)', () => {
     let ids: { good: number; bad: number };
     let noAccount: number;

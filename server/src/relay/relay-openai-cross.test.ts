@@ -10,7 +10,7 @@ import { countTextTokens } from './tokenizer.js';
 /*
  * The official openai SDK's chat completions against every channel type that does not speak OpenAI's chat body
  * (or speaks it under another path): Claude, Gemini, Bedrock, Vertex (Claude and Gemini models), Cohere,
- * Cloudflare and Zhipu (v4 and v3). Each lane is one channel type against its mock; every call's bill is checked against the formula for
+ * Cloudflare, Zhipu (v4 and v3) and Baidu. Each lane is one channel type against its mock; every call's bill is checked against the formula for
  * the usage the upstream reported.
  */
 
@@ -214,6 +214,32 @@ const LANES: Lane[] = [
       'chatglm_turbo-cut': 'mock-cut',
       'chatglm_turbo-prompt-too-long': 'mock-prompt-too-long',
       'chatglm_turbo-concurrency': 'mock-concurrency',
+    },
+  },
+  {
+    name: 'Baidu ERNIE (15)',
+    upstream: 'baidu',
+    price: { ratio: 0.6, completion: 2 },
+    cacheRatio: 1,
+    plain: { model: 'ERNIE-3.5-8K', text: 'Hello from the ERNIE mock.', tokens: { prompt: 7, completion: 6 } },
+    tools: { model: 'ERNIE-3.5-8K-tools', name: 'get_weather', args: { city: 'Shanghai' }, tokens: { prompt: 118, completion: 31 } },
+    length: { model: 'ERNIE-3.5-8K-length', tokens: { prompt: 7, completion: 16 } },
+    noUsage: 'ERNIE-3.5-8K-no-usage',
+    cut: 'ERNIE-3.5-8K-cut',
+    // Every ERNIE event carries the usage so far: the prompt of a cut stream is the upstream's.
+    cutPrompt: 7,
+    // Qianfan reports these in a 200 body: the status each code stands for.
+    errors: [
+      ['ERNIE-3.5-8K-invalid-param', 400],
+      ['ERNIE-3.5-8K-rate-limit', 429],
+    ],
+    mapping: {
+      'ERNIE-3.5-8K-tools': 'mock-tool-call',
+      'ERNIE-3.5-8K-length': 'mock-max-tokens',
+      'ERNIE-3.5-8K-no-usage': 'mock-no-usage',
+      'ERNIE-3.5-8K-cut': 'mock-cut',
+      'ERNIE-3.5-8K-invalid-param': 'mock-invalid-param',
+      'ERNIE-3.5-8K-rate-limit': 'mock-rate-limit',
     },
   },
 ];

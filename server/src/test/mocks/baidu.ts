@@ -23,7 +23,7 @@ import { caseOfRequest, fixtureFiles, type PlainRequest, type RecordingServer, s
  *   cut           cut.sse: part of a stream, then the connection drops
  *   stream-error  stream-error.sse: an error event after some text
  *   unsafe-input  need_clear_history: Baidu's canned reply to an input its safety check refused
- *   invalid-param, rate-limit, quota, no-permission: the error body with 200, streamed or not
+ *   invalid-param, rate-limit, quota, no-permission, iam-failed: the error body with 200, streamed or not
  */
 
 export interface BaiduMock extends RecordingServer {

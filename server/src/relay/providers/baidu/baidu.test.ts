@@ -171,7 +171,7 @@ describe('Baidu against the mock upstream', () => {
     expect(mock.exchanges.length - before).toBe(1);
   });
 
-  it('reads a revoked token’s error 110 as refused credentials and drops the token, so the next call exchanges again', async () => {
+  it('reads a revoked token’s error 110 as a passing failure and drops the token, so the next call exchanges again', async () => {
     const provider = createBaiduProvider(baiduTokenCache());
     await send(provider, upstream(provider, call('ERNIE-Speed-128K'), ch));
     mock.revokeAll();
@@ -179,8 +179,10 @@ describe('Baidu against the mock upstream', () => {
     const res = await send(provider, up);
     expect(res.statusCode).toBe(200);
     const body = await res.body.text();
-    expect(provider.answerError!(up, body)).toBe(401);
-    expect(provider.parseError!(401, body, {})).toMatchObject({ code: '110', type: 'authentication_error', credentials: true });
+    expect(provider.answerError!(up, body)).toBe(503);
+    const parsed = provider.parseError!(503, body, {});
+    expect(parsed).toMatchObject({ code: '110', type: 'api_error' });
+    expect(parsed.credentials).toBeUndefined();
     const before = mock.exchanges.length;
     const again = await send(provider, upstream(provider, call('ERNIE-Speed-128K'), ch));
     expect(provider.answerError!(up, await again.body.text())).toBeNull();
@@ -247,6 +249,7 @@ describe('Baidu against the mock upstream', () => {
     ['mock-rate-limit', 429, '18', 'rate_limit_error'],
     ['mock-quota', 429, '19', 'insufficient_quota'],
     ['mock-no-permission', 403, '6', 'forbidden_error'],
+    ['mock-iam-failed', 401, '14', 'authentication_error'],
     ['unknown-model', 404, '3', 'invalid_request_error'],
   ])('reads the error of %s in a 200 body as HTTP %i, streamed or not', async (model, status, code, type) => {
     for (const stream of [false, true]) {

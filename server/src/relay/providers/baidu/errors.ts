@@ -5,15 +5,20 @@ import type { ParsedUpstreamError } from '../../formats/openai/errors.js';
  * (also in place of a stream, and as an event inside one). The code tells what it is.
  */
 
-/** The access token was refused: invalid (110) or expired (111). A new exchange is needed. */
+/**
+ * The access token was refused: invalid (110) or expired (111). Not the key's fault: the token is dropped and the
+ * next call exchanges the key again (a key that no longer works is refused there, at the exchange), so these are a
+ * passing failure (503), never a reason to disable the channel.
+ */
 export const TOKEN_CODES: ReadonlySet<number> = new Set([110, 111]);
 /** The application's credentials themselves were refused (service token, IAM, application gone). */
-const CREDENTIAL_CODES = new Set([13, 14, 15, 110, 111]);
+const CREDENTIAL_CODES = new Set([13, 14, 15]);
 const RATE_CODES = new Set([4, 17, 18, 336501, 336502]);
 /** The account's total allowance is used up (or it is in arrears). */
 const QUOTA_CODES = new Set([19]);
 
 export function baiduCodeStatus(code: number): number {
+  if (TOKEN_CODES.has(code)) return 503;
   if (CREDENTIAL_CODES.has(code)) return 401;
   if (RATE_CODES.has(code) || QUOTA_CODES.has(code)) return 429;
   if (code === 6) return 403;

@@ -71,7 +71,7 @@ describe('TokenCache', () => {
   });
 
   it('keeps at most maxEntries tokens, dropping expired ones first and then the oldest', async () => {
-    let now = 0;
+    const now = 0;
     const { calls, issue } = countingIssuer(3600);
     const cache = new TokenCache(byName, issue, () => now, 0, 2);
     await cache.get('a');

@@ -1,4 +1,6 @@
-import { emptyObject, ignored, mapped, only, OPENAI_SERVICE_FIELDS, refused, type WirePolicy } from '../field-policy.js';
+import { ignored, mapped, only, OPENAI_SERVICE_FIELDS, refused, textOnlyRules, type WirePolicy } from '../field-policy.js';
+
+const TEXT_ONLY = textOnlyRules('文心');
 
 /** The canonical request's fields on Qianfan v1's ERNIE chat body. */
 export const BAIDU_FIELDS: WirePolicy = {
@@ -18,35 +20,24 @@ export const BAIDU_FIELDS: WirePolicy = {
     response_format: refused('文心只支持 json_object', (v) => ['text', 'json_object'].includes(String((v as { type?: unknown })?.type))),
     parallel_tool_calls: ignored('文心每轮最多调用一个函数'),
     ...OPENAI_SERVICE_FIELDS,
-    n: refused('文心每次只生成一个回答', only(1)),
-    seed: refused('文心没有 seed'),
-    top_k: refused('文心没有 top_k'),
+    ...TEXT_ONLY.fields,
     presence_penalty: refused('文心只有 penalty_score（可在渠道参数覆盖中设置）', only(0)),
     frequency_penalty: refused('文心只有 penalty_score（可在渠道参数覆盖中设置）', only(0)),
-    logprobs: refused('此转换不返回 logprobs', only(false)),
-    top_logprobs: refused('此转换不返回 logprobs', only(0)),
     reasoning_effort: refused('文心 v1 接口不支持推理强度'),
-    logit_bias: refused('文心没有 logit_bias', emptyObject),
-    modalities: refused('文心只输出文本', only(['text'])),
-    audio: refused('文心不输出音频'),
-    verbosity: refused('文心没有 verbosity', only('medium')),
     web_search_options: refused('请改用渠道参数覆盖中的 disable_search'),
     functions: refused('请改用 tools'),
     function_call: refused('请改用 tool_choice'),
   },
   parts: {
+    ...TEXT_ONLY.parts,
     text: mapped('content'),
-    refusal: ignored('上一轮回答中的拒答文本'),
     image_url: refused('文心 v1 接口不接受图片'),
-    input_audio: refused('文心不接受音频输入'),
-    file: refused('文心不接受文件输入'),
   },
   tools: {
     function: mapped('functions'),
   },
   message: {
+    ...TEXT_ONLY.message,
     name: ignored('文心只为函数结果记名字'),
-    reasoning_content: ignored('文心不接收历史中的思考'),
-    reasoning_signature: ignored('文心不接收历史中的思考'),
   },
 };

@@ -1,5 +1,6 @@
 import type { EmbeddingsResponse } from '../../formats/gemini/embeddings.js';
 import type { ChatChunk, ChatCompletion, ChatUsage, FinishReason, ToolCall } from '../../formats/openai/chat.js';
+import { ChunkWriter, newChatId } from '../chunk-writer.js';
 import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
 import type { Usage } from '../../types.js';
 import { errorCodeOf } from './errors.js';
@@ -26,8 +27,6 @@ function finishOf(r: ErnieResponse): FinishReason {
   return normalizeFinishReason(r.finish_reason) ?? 'stop';
 }
 
-const newId = () => `chatcmpl-${Math.random().toString(36).slice(2, 14)}`;
-
 function toolCall(r: ErnieResponse, id: string): ToolCall | null {
   const fc = r.function_call;
   if (!fc || typeof fc.name !== 'string') return null;
@@ -36,7 +35,7 @@ function toolCall(r: ErnieResponse, id: string): ToolCall | null {
 
 /** An ERNIE answer as a ChatCompletion; a function call becomes the one tool call (ERNIE gives it no id). */
 export function ernieToChatCompletion(r: ErnieResponse, model: string): ChatCompletion {
-  const id = r.id || newId();
+  const id = r.id || newChatId();
   const call = toolCall(r, `call_${id}`);
   const text = typeof r.result === 'string' ? r.result : '';
   const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: text || (call ? null : '') };
@@ -53,8 +52,6 @@ export function ernieToChatCompletion(r: ErnieResponse, model: string): ChatComp
   return out;
 }
 
-type Delta = ChatChunk['choices'][number]['delta'];
-
 /**
  * ERNIE stream events as ChatChunks: each event's result is content; a function call (whole, in one event) one tool
  * call; the event with is_end the finish, then its usage as a usage-only chunk (choices: []), as OpenAI sends with
@@ -62,16 +59,14 @@ type Delta = ChatChunk['choices'][number]['delta'];
  */
 export class ErnieStreamToChat {
   failure: { type: string; message: string } | null = null;
-  private started = false;
   private ended = false;
-  private id = '';
   private lastUsage: ChatUsage | null = null;
   private calls = 0;
+  private readonly out: ChunkWriter;
 
-  constructor(
-    private readonly model: string,
-    private readonly created = Math.floor(Date.now() / 1000),
-  ) {}
+  constructor(model: string, created?: number) {
+    this.out = new ChunkWriter(model, created);
+  }
 
   /** The prompt as reported so far, for a stream that stops before its end. */
   partialUsage(): Usage | null {
@@ -86,27 +81,19 @@ export class ErnieStreamToChat {
       this.failure = { type: 'upstream_error', message: typeof r.error_msg === 'string' && r.error_msg ? r.error_msg : `文心返回错误 ${code}` };
       return [];
     }
-    if (!this.id && typeof r.id === 'string') this.id = r.id;
+    if (!this.out.id && typeof r.id === 'string') this.out.id = r.id;
     const usage = chatUsageFromErnie(r.usage);
     if (usage) this.lastUsage = usage;
     const out: ChatChunk[] = [];
-    if (typeof r.result === 'string' && r.result) out.push(this.chunk({ content: r.result }));
-    const call = toolCall(r, `call_${this.id || newId()}`);
-    if (call) out.push(this.chunk({ tool_calls: [{ index: this.calls++, id: call.id, type: 'function', function: call.function }] }));
+    if (typeof r.result === 'string' && r.result) out.push(this.out.chunk({ content: r.result }));
+    const call = toolCall(r, `call_${this.out.id || newChatId()}`);
+    if (call) out.push(this.out.chunk({ tool_calls: [{ index: this.calls++, id: call.id, type: 'function', function: call.function }] }));
     if (r.is_end === true) {
       this.ended = true;
-      out.push(this.chunk({}, this.calls > 0 ? 'tool_calls' : finishOf(r)));
-      if (usage) out.push({ ...this.chunk({}), choices: [], usage });
+      out.push(this.out.chunk({}, this.calls > 0 ? 'tool_calls' : finishOf(r)));
+      if (usage) out.push(this.out.usage(usage));
     }
     return out;
-  }
-
-  private chunk(delta: Delta, finishReason: FinishReason | null = null): ChatChunk {
-    if (!this.started) {
-      this.started = true;
-      delta = { role: 'assistant', ...delta };
-    }
-    return { id: this.id || (this.id = newId()), object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finishReason }] };
   }
 }
 

@@ -2,7 +2,8 @@ import type { EmbeddingsRequest } from '../../formats/gemini/embeddings.js';
 import type { ChatChunk, ChatRequest } from '../../formats/openai/chat.js';
 import type { Attempt, ChunkDecoder, UpstreamCall, Usage, WireCodec } from '../../types.js';
 import { checkCanonical } from '../field-policy.js';
-import { SseSplitter } from '../gemini/sse.js';
+import { jsonEventData, SseSplitter } from '../gemini/sse.js';
+import { parseJson } from '../openai/wire.js';
 import { parseBaiduError } from './errors.js';
 import { BAIDU_FIELDS } from './fields.js';
 import { chatToErnieRequest, embeddingsToErnie } from './request.js';
@@ -14,7 +15,7 @@ import type { ErnieEmbeddingsResponse, ErnieResponse } from './types.js';
 export const BAIDU_WIRE = 'baidu';
 
 class ErnieChunkDecoder implements ChunkDecoder {
-  private readonly splitter = new SseSplitter();
+  private readonly splitter = new SseSplitter(jsonEventData);
   private readonly toChat: ErnieStreamToChat;
 
   constructor(model: string) {
@@ -30,32 +31,12 @@ class ErnieChunkDecoder implements ChunkDecoder {
   }
 
   push(chunk: Buffer): ChatChunk[] {
-    return this.read(this.splitter.push(chunk));
+    return this.splitter.push(chunk).flatMap((e) => this.toChat.push(e as ErnieResponse));
   }
 
   finish(): ChatChunk[] {
-    return this.read(this.splitter.finish());
+    return this.splitter.finish().flatMap((e) => this.toChat.push(e as ErnieResponse));
   }
-
-  private read(events: string[]): ChatChunk[] {
-    const out: ChatChunk[] = [];
-    for (const data of events) {
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(data);
-      } catch {
-        continue;
-      }
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) out.push(...this.toChat.push(parsed as ErnieResponse));
-    }
-    return out;
-  }
-}
-
-function parseObject(body: Buffer): Record<string, unknown> {
-  const parsed: unknown = JSON.parse(body.toString('utf8'));
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('upstream answer is not a JSON object');
-  return parsed as Record<string, unknown>;
 }
 
 export const baiduWire: WireCodec = {
@@ -67,7 +48,7 @@ export const baiduWire: WireCodec = {
     return Object.assign(out, up.channel.paramOverride);
   },
   decode(body: Buffer, up: UpstreamCall) {
-    const parsed = parseObject(body);
+    const parsed = parseJson(body);
     if (up.call.mode === 'embeddings') return ernieToEmbeddings(parsed as ErnieEmbeddingsResponse, up.call.model) as unknown as Record<string, unknown>;
     return ernieToChatCompletion(parsed as ErnieResponse, up.call.model) as unknown as Record<string, unknown>;
   },

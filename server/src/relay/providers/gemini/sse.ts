@@ -54,3 +54,15 @@ function dataOf(event: string): string | null {
   }
   return out;
 }
+
+/** An event's data as a JSON object; null for an event without one (a keep-alive, [DONE], a cut-off last event). */
+export function jsonEventData(event: string): Record<string, unknown> | null {
+  const data = dataOf(event);
+  if (data === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,4 +1,5 @@
 import type { ChatChunk, ChatCompletion, ChatUsage, FinishReason } from '../../formats/openai/chat.js';
+import { ChunkWriter, newChatId } from '../chunk-writer.js';
 import type { ZhipuV3Event, ZhipuV3Response, ZhipuV3Usage } from './v3-types.js';
 
 const count = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : null);
@@ -11,13 +12,11 @@ export function chatUsageFromZhipuV3(u: ZhipuV3Usage | null | undefined): ChatUs
   return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion };
 }
 
-const newId = () => `chatcmpl-${Math.random().toString(36).slice(2, 14)}`;
-
 /** invoke's answer (a succeeded task) as a ChatCompletion. */
 export function zhipuV3ToChatCompletion(resp: ZhipuV3Response, model: string): ChatCompletion {
   const text = (resp.data?.choices ?? []).map((c) => (typeof c.content === 'string' ? c.content : '')).join('');
   const out: ChatCompletion = {
-    id: resp.data?.request_id || resp.data?.task_id || newId(),
+    id: resp.data?.request_id || resp.data?.task_id || newChatId(),
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model,
@@ -27,8 +26,6 @@ export function zhipuV3ToChatCompletion(resp: ZhipuV3Response, model: string): C
   if (usage) out.usage = usage;
   return out;
 }
-
-type Delta = ChatChunk['choices'][number]['delta'];
 
 /** One SSE event's fields; null for a blank one. */
 export function parseZhipuV3Event(text: string): ZhipuV3Event | null {
@@ -65,18 +62,16 @@ function metaOf(meta: string): { usage?: ZhipuV3Usage; request_id?: string } {
  */
 export class ZhipuV3StreamToChat {
   failure: { type: string; message: string } | null = null;
-  private started = false;
   private ended = false;
+  private readonly out: ChunkWriter;
 
-  constructor(
-    private readonly model: string,
-    private readonly created = Math.floor(Date.now() / 1000),
-    private id = '',
-  ) {}
+  constructor(model: string, created?: number) {
+    this.out = new ChunkWriter(model, created);
+  }
 
   push(e: ZhipuV3Event): ChatChunk[] {
     if (this.ended) return [];
-    if (!this.id && e.id) this.id = e.id;
+    if (!this.out.id && e.id) this.out.id = e.id;
     switch (e.event) {
       case 'error':
         this.ended = true;
@@ -87,25 +82,17 @@ export class ZhipuV3StreamToChat {
       case 'interrupted':
         return this.end(e, 'content_filter');
       default:
-        return e.data ? [this.chunk({ content: e.data })] : [];
+        return e.data ? [this.out.chunk({ content: e.data })] : [];
     }
   }
 
   private end(e: ZhipuV3Event, reason: FinishReason): ChatChunk[] {
     this.ended = true;
     const out: ChatChunk[] = [];
-    if (e.data) out.push(this.chunk({ content: e.data }));
-    out.push(this.chunk({}, reason));
+    if (e.data) out.push(this.out.chunk({ content: e.data }));
+    out.push(this.out.chunk({}, reason));
     const usage = chatUsageFromZhipuV3(metaOf(e.meta).usage);
-    if (usage) out.push({ ...this.chunk({}), choices: [], usage });
+    if (usage) out.push(this.out.usage(usage));
     return out;
-  }
-
-  private chunk(delta: Delta, finishReason: FinishReason | null = null): ChatChunk {
-    if (!this.started) {
-      this.started = true;
-      delta = { role: 'assistant', ...delta };
-    }
-    return { id: this.id || (this.id = newId()), object: 'chat.completion.chunk', created: this.created, model: this.model, choices: [{ index: 0, delta, finish_reason: finishReason }] };
   }
 }

@@ -2,6 +2,7 @@ import type { ChatChunk, ChatRequest } from '../../formats/openai/chat.js';
 import type { Attempt, ChunkDecoder, UpstreamCall, WireCodec } from '../../types.js';
 import { checkCanonical } from '../field-policy.js';
 import { SseSplitter } from '../gemini/sse.js';
+import { parseJson } from '../openai/wire.js';
 import { parseZhipuError } from './errors.js';
 import { ZHIPU_V3_FIELDS } from './v3-fields.js';
 import { chatToZhipuV3Request } from './v3-request.js';
@@ -41,9 +42,7 @@ export const zhipuV3Wire: WireCodec = {
     return Object.assign(out, up.channel.paramOverride);
   },
   decode(body: Buffer, up: UpstreamCall) {
-    const parsed: unknown = JSON.parse(body.toString('utf8'));
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('upstream answer is not a JSON object');
-    return zhipuV3ToChatCompletion(parsed as ZhipuV3Response, up.call.model) as unknown as Record<string, unknown>;
+    return zhipuV3ToChatCompletion(parseJson(body) as ZhipuV3Response, up.call.model) as unknown as Record<string, unknown>;
   },
   streamDecoder: (up) => new ZhipuV3ChunkDecoder(up.call.model),
   parseError: parseZhipuError,

@@ -1,8 +1,6 @@
 import type { ChatChunk } from '../../formats/openai/chat.js';
-import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
-import type { Attempt, ChunkDecoder, UpstreamCall, WireCodec } from '../../types.js';
-import { SseSplitter } from '../gemini/sse.js';
-import { openAIWire } from '../openai/wire.js';
+import type { Attempt, UpstreamCall, WireCodec } from '../../types.js';
+import { OpenAIChunkDecoder, openAIWire } from '../openai/wire.js';
 import { parseZhipuError } from './errors.js';
 
 /*
@@ -35,37 +33,15 @@ export function zhipuV4AnswerError(body: string): number | null {
 }
 
 /** v4 stream chunks as canonical ones: usage split off the finish chunk into a usage-only chunk, as OpenAI sends it. */
-class ZhipuV4ChunkDecoder implements ChunkDecoder {
-  failure: { type: string; message: string } | null = null;
-  private readonly splitter = new SseSplitter();
-
-  push(chunk: Buffer): ChatChunk[] {
-    return this.read(this.splitter.push(chunk));
-  }
-
-  finish(): ChatChunk[] {
-    return this.read(this.splitter.finish());
-  }
-
-  private read(events: string[]): ChatChunk[] {
+class ZhipuV4ChunkDecoder extends OpenAIChunkDecoder {
+  protected override accept(raw: ChatChunk): ChatChunk[] {
+    if (failedIn(raw.choices)) {
+      this.failure = { type: 'upstream_error', message: '智谱模型推理异常（network_error）' };
+      return [];
+    }
     const out: ChatChunk[] = [];
-    for (const data of events) {
-      if (this.failure || data.trim() === '[DONE]') continue;
-      let c: ChatChunk & { error?: { message?: unknown } };
-      try {
-        c = JSON.parse(data) as typeof c;
-      } catch {
-        continue;
-      }
-      if (!c || typeof c !== 'object') continue;
-      if (c.error || failedIn(c.choices)) {
-        const message = typeof c.error?.message === 'string' ? c.error.message : '智谱模型推理异常（network_error）';
-        this.failure = { type: 'upstream_error', message };
-        continue;
-      }
+    for (const c of super.accept(raw)) {
       c.object = 'chat.completion.chunk';
-      if (!Array.isArray(c.choices)) c.choices = [];
-      for (const choice of c.choices) if (choice.finish_reason) choice.finish_reason = normalizeFinishReason(choice.finish_reason);
       const usage = c.usage;
       if (usage && c.choices.length > 0) {
         delete c.usage;

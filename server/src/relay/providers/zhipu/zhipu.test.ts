@@ -1,54 +1,21 @@
 import { createHmac } from 'node:crypto';
-import { request } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RoutedChannel } from '../../../cache/routing.js';
-import { DEFAULT_OPTIONS as options } from '../../../options/index.js';
 import { startZhipuMock, tokenProblem, type ZhipuMock } from '../../../test/mocks/zhipu.js';
-import { prepareAttempt } from '../../attempt.js';
-import type { ChatChunk, ChatCompletion } from '../../formats/openai/chat.js';
-import type { ClientCall, Provider, UpstreamCall } from '../../types.js';
+import type { ChatCompletion } from '../../formats/openai/chat.js';
+import type { ClientCall, Provider } from '../../types.js';
+import { attemptOn, clientCall, readStreamed, routedChannel, sendBuilt, streamedText } from '../../../test/provider-calls.js';
 import { providerFor, wireCodec } from '../index.js';
 import { createZhipuProviders, parseZhipuKey, signZhipuToken, zhipuTokenCache, zhipuV3Url, zhipuV4Url } from './index.js';
 
 const KEY = 'zp-mock-id.zp-mock-secret';
 
-function channel(type: number, fields: Partial<RoutedChannel> = {}): RoutedChannel {
-  return {
-    id: 26, type, name: 'zhipu', key: KEY, baseUrl: '', other: '', organization: '', testModel: '', models: [], groups: ['default'],
-    modelMapping: {}, statusCodeMapping: {}, priority: 0, weight: 0, autoBan: true, status: 1, setting: {}, paramOverride: {},
-    ...fields,
-  };
-}
-
-function chat(model: string, extra: Record<string, unknown> = {}, mode: ClientCall['mode'] = 'chat'): ClientCall {
-  const json: Record<string, unknown> = mode === 'chat' ? { model, messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Hello' }], ...extra } : { model, ...extra };
-  return { format: 'openai', mode, model, stream: json.stream === true, json, raw: Buffer.from(JSON.stringify(json)), clientWantsStreamUsage: false, maxTokens: 0 };
-}
-
-const upstream = (provider: Provider, call: ClientCall, ch: RoutedChannel, key = KEY): UpstreamCall =>
-  prepareAttempt(provider, { call, channel: ch, upstreamModel: call.model, key, options });
-
-async function send(provider: Provider, up: UpstreamCall) {
-  const req = await provider.build(up);
-  return request(req.url, { method: req.method, headers: req.headers, body: req.body as string | Buffer });
-}
-
-async function streamed(provider: Provider, up: UpstreamCall) {
-  const res = await send(provider, up);
-  expect(res.statusCode).toBe(200);
-  const decoder = wireCodec(up.wire).streamDecoder(up);
-  const chunks: ChatChunk[] = [];
-  let cut = false;
-  try {
-    for await (const piece of res.body) chunks.push(...decoder.push(piece as Buffer));
-    chunks.push(...decoder.finish());
-  } catch {
-    cut = true;
-  }
-  return { chunks, cut, failure: decoder.failure ?? null };
-}
-
-const text = (chunks: ChatChunk[]) => chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
+const channel = (type: number, fields: Partial<RoutedChannel> = {}) => routedChannel(type, KEY, fields);
+const chat = clientCall;
+const upstream = (provider: Provider, call: ClientCall, ch: RoutedChannel, key = KEY) => attemptOn(provider, call, ch, key);
+const send = sendBuilt;
+const streamed = readStreamed;
+const text = streamedText;
 
 describe('Zhipu keys and tokens', () => {
   it('reads a key id.secret and refuses anything else as a bad channel key', () => {

@@ -89,6 +89,8 @@ export const en: Record<string, string> = {
   '渠道更新成功！': 'Channel updated!',
   '渠道创建成功！': 'Channel created!',
   'Vertex AI 的密钥是服务账号的 JSON 密钥文件内容（整段 JSON）。': 'The Vertex AI key is the content of the service account\'s JSON key file (the whole JSON).',
+  '格式：APIKey|SecretKey（千帆 v1 应用的 API Key 与 Secret Key，用竖线分隔）。': 'Format: APIKey|SecretKey (the API Key and Secret Key of a Qianfan v1 application, separated by a vertical bar).',
+  '格式：id.secret（智谱开放平台的 API Key 原样填写，调用时由它签出访问令牌）。': 'Format: id.secret (the Zhipu open platform API key as issued; access tokens are signed with it for each call).',
   '格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。': 'Format: AccessKeyID|SecretAccessKey|Region, e.g. AKIA...|wJal...|us-east-1 (|SessionToken may be appended).',
   '一行一个密钥：每个密钥都会创建一个渠道。': 'One key per line: each key creates a channel.',
   '类型': 'Type',

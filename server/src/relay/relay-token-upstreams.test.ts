@@ -1,4 +1,5 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { GoogleGenAI } from '@google/genai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import { billing, costOf, setPrices, type Price, type Tokens } from '../test/billing.js';
@@ -85,6 +86,38 @@ describe.each(testDatabases().slice(0, 1))('Zhipu and Baidu channels on $name', 
       const v3 = await expectBill('chatglm_turbo', { prompt: 12, completion: 9 }, () => ask('chatglm_turbo', stream, { system: 'Be brief.' }));
       expect(v3.result.content).toEqual([{ type: 'text', text: 'Hello from the ChatGLM v3 mock.' }]);
       expect(zhipu.requests.at(-1)!.json).toMatchObject({ prompt: [{ role: 'user', content: 'Be brief.\n\nHello there' }] });
+    });
+  });
+
+  describe('Gemini and Responses clients', () => {
+    const gemini = () => new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: f.baseUrl } });
+
+    it.each([false, true])('the Gemini SDK through Baidu, the system instruction as ERNIE’s system (stream: %s)', async (stream) => {
+      const params = { model: 'ERNIE-3.5-8K', contents: 'Hello there', config: { systemInstruction: 'Be brief.', maxOutputTokens: 64 } };
+      const { result } = await expectBill('ERNIE-3.5-8K', { prompt: 7, completion: 6 }, async () => {
+        if (!stream) return (await gemini().models.generateContent(params)).text;
+        let text = '';
+        for await (const chunk of await gemini().models.generateContentStream(params)) text += chunk.text ?? '';
+        return text;
+      });
+      expect(result).toBe('Hello from the ERNIE mock.');
+      expect(baidu.requests.at(-1)!.json).toMatchObject({ system: 'Be brief.', messages: [{ role: 'user', content: 'Hello there' }], max_output_tokens: 64 });
+    });
+
+    it.each([false, true])('OpenAI Responses through Zhipu v4 and v3 (stream: %s)', async (stream) => {
+      const client = f.client(key);
+      for (const [model, text, tokens] of [
+        ['glm-4-flash', 'Hello from the Zhipu GLM mock.', { prompt: 9, completion: 8 }],
+        ['chatglm_turbo', 'Hello from the ChatGLM v3 mock.', { prompt: 12, completion: 9 }],
+      ] as const) {
+        const { result } = await expectBill(model, tokens, async () => {
+          if (!stream) return (await client.responses.create({ model, input: 'Hello there', instructions: 'Be brief.' })).output_text;
+          let out = '';
+          for await (const event of await client.responses.create({ model, input: 'Hello there', stream: true })) if (event.type === 'response.output_text.delta') out += event.delta;
+          return out;
+        });
+        expect(result).toBe(text);
+      }
     });
   });
 

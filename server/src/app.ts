@@ -23,6 +23,8 @@ import { shuttingDown } from './relay/errors.js';
 import { SHUTDOWN_MESSAGE } from './relay/in-flight.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
+import { DatabaseLease } from './jobs/lease.js';
+import { taskRoutes } from './relay/tasks/index.js';
 import { ChannelTestRunner } from './services/channel-tests.js';
 import { openResponsesKeeper } from './relay/formats/responses/open-store.js';
 import { openEmailCodes } from './auth/verification/open.js';
@@ -31,6 +33,9 @@ import { consoleErrorBody, consoleFailure, notFoundMessage } from './console/err
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
 import { openRateLimiter } from './services/rate-limit/open.js';
 import { installHttpRateLimits } from './console/rate-limits.js';
+import { IpcBus } from './cluster/ipc-bus.js';
+import { releaseDeadReservations } from './cluster/dead-reservations.js';
+import { assignRequestId, requestIdOf } from './request-id.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -64,6 +69,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Long enough for any Gemini model path (models/{model}:{action}), which the relay lane takes at any length.
     routerOptions: { maxParamLength: 2048 },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    genReqId: requestIdOf,
     serverFactory: (handler) => {
       const headersTimeout = config.clientHeadersTimeoutSeconds * 1000;
       const server = http.createServer(
@@ -78,6 +84,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           keepAliveInitialDelay: 30_000,
         },
         (req, res) => {
+          assignRequestId(req, res);
           if (!lane?.take(req, res)) handler(req, res);
         },
       );
@@ -93,9 +100,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const onLost = (err: Error) => app.log.warn({ err }, 'the database ended an idle connection; the pool opens another');
   const pool = { maxConnections: config.sqlMaxOpenConns, waitTimeoutMs: config.sqlConnWaitTimeoutSeconds * 1000 };
   const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath, onLost, pool));
-  if (config.nodeType === 'master') await migrateToLatest(db);
+  // Under a primary, the primary prepared the database before starting the workers.
+  const preparing = config.nodeType === 'master' && config.workerIndex === 0;
+  if (preparing) await migrateToLatest(db);
+  if (config.workerIndex === 0) await releaseDeadReservations(db, app.log);
   const bus =
     opts.bus ??
+    (config.workerIndex > 0 && !config.redisConnString ? new IpcBus() : null) ??
     (await createBus(
       config.redisConnString,
       {
@@ -107,7 +118,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
   await options.load();
   const accounts = new AccountState(db.kysely);
-  if (config.nodeType === 'master' && (await accounts.ensureRoot(config.rootInitialQuota))) {
+  if (preparing && (await accounts.ensureRoot(config.rootInitialQuota))) {
     app.log.warn('created the super admin "root" with password "123456": change it now');
   }
   await accounts.refresh();
@@ -132,7 +143,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     enabled: () => options.get('DataExportEnabled'),
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),
   });
-  const jobs = new JobRunner(app.log, { master: config.nodeType === 'master' });
+  const jobs = new JobRunner(app.log, { master: config.nodeType === 'master', lease: new DatabaseLease(db.kysely) });
   const redisError = (what: string) => (err: Error) => app.log.warn({ err }, `Redis (${what}): ${err.message}`);
   const responses = await openResponsesKeeper(
     config,
@@ -191,6 +202,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // Set when the server begins to close: requests still arriving (on kept-alive connections) are turned away.
   let closing = false;
+  // Requests that did not come through the server's entry (injected in tests) get their X-Request-Id here.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!reply.raw.hasHeader('x-request-id')) reply.raw.setHeader('x-request-id', request.id);
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     if (!closing) {
       done();
@@ -215,6 +231,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   await app.register(consoleRoutes, { prefix: '/api' });
   await app.register(relayRoutes);
+  await app.register(taskRoutes);
   const relayLane = new RelayLane(app.ctx, RELAY_ENDPOINTS, { bodyLimit: config.bodyLimit, trust: compileTrust(config.trustedProxies) });
   app.addHook('preClose', () => {
     closing = true;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -18,6 +19,13 @@ export interface Config {
   sessionCookieSecure: boolean;
   syncFrequencySeconds: number;
   nodeType: 'master' | 'slave';
+  /**
+   * Processes serving this node (WORKERS; one per core by default, 1 for a single process). Several share the port
+   * through node:cluster under a primary process (cluster/primary.ts).
+   */
+  workers: number;
+  /** This process's worker number under a primary (1..workers), 0 when it is the node's only process. */
+  workerIndex: number;
   frontendBaseUrl: string;
   relayTimeoutSeconds: number;
   streamingTimeoutSeconds: number;
@@ -40,6 +48,12 @@ export interface Config {
   channelTestFrequencyMinutes: number;
   /** Minutes between automatic balance updates of every enabled channel (CHANNEL_UPDATE_FREQUENCY); 0: never. */
   channelUpdateFrequencyMinutes: number;
+  /**
+   * Drawing and music tasks are brought up to date from their upstreams by one node of the deployment every
+   * TASK_POLL_INTERVAL seconds (15); UPDATE_TASK=false keeps this node out of it (as the established gateway's).
+   */
+  updateTask: boolean;
+  taskPollIntervalSeconds: number;
   /** Seconds to wait between two channels of an all-channel test (POLLING_INTERVAL). */
   pollingIntervalSeconds: number;
   /**
@@ -112,6 +126,14 @@ function int(value: string | undefined, fallback: number): number {
 }
 
 /** A non-negative number (fractions allowed), 0 when unset. */
+/** WORKERS: a whole number of processes, at least 1; unset or 0 means one per core the process may use. */
+function workerCount(value: string | undefined): number {
+  const n = positive(value);
+  if (n === 0) return availableParallelism();
+  if (!Number.isInteger(n)) throw new Error(`WORKERS is not a whole number: ${value}`);
+  return n;
+}
+
 function positive(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 0;
   const n = Number(value);
@@ -180,6 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCookieSecure: env.SESSION_COOKIE_SECURE === 'true',
     syncFrequencySeconds: int(env.SYNC_FREQUENCY, 60),
     nodeType: env.NODE_TYPE === 'slave' ? 'slave' : 'master',
+    workers: workerCount(env.WORKERS),
+    workerIndex: int(env.SWITCHYARD_WORKER, 0),
     frontendBaseUrl: (env.FRONTEND_BASE_URL ?? '').replace(/\/+$/, ''),
     relayTimeoutSeconds: seconds(env.RELAY_TIMEOUT, 0),
     streamingTimeoutSeconds: seconds(env.STREAMING_TIMEOUT, 60),
@@ -192,6 +216,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     channelTestFrequencyMinutes: positive(env.CHANNEL_TEST_FREQUENCY),
     channelUpdateFrequencyMinutes: positive(env.CHANNEL_UPDATE_FREQUENCY),
     pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
+    updateTask: env.UPDATE_TASK?.trim() !== 'false',
+    taskPollIntervalSeconds: positive(env.TASK_POLL_INTERVAL) || 15,
     shutdownTimeoutSeconds: positive(env.SHUTDOWN_TIMEOUT) || 30,
     upstreamMaxConnections: int(env.UPSTREAM_MAX_CONNECTIONS, DEFAULT_UPSTREAM_MAX_CONNECTIONS),
     sqlMaxOpenConns: Math.max(1, int(env.SQL_MAX_OPEN_CONNS, 20)),

@@ -40,13 +40,14 @@ function filterOf(query: Query, upstreamParam: string, unit: Unit, userId?: numb
   };
 }
 
-const midjourneyView = (row: MidjourneyRow, self: boolean): MidjourneyDto => ({
+// The token columns are the gateway's own bookkeeping for refunds, not part of either list.
+const midjourneyView = ({ token_id: _t, token_quota: _q, ...row }: MidjourneyRow, self: boolean): MidjourneyDto => ({
   ...row,
   created_at: Math.floor(row.submit_time / 1000),
   channel_id: self ? 0 : row.channel_id,
 });
 
-const taskView = (row: TaskRow, self: boolean): TaskDto => ({ ...row, channel_id: self ? 0 : row.channel_id });
+const taskView = ({ token_id: _t, token_quota: _q, ...row }: TaskRow, self: boolean): TaskDto => ({ ...row, channel_id: self ? 0 : row.channel_id });
 
 interface TaskList<Row, Dto> {
   /** The query parameter naming the upstream id. */

@@ -149,6 +149,28 @@ export interface MidjourneysTable {
   quota: number;
   buttons: string;
   properties: string;
+  /** The token charged (0: none, or a row from before tokens were recorded). */
+  token_id: number;
+  /** What the charge took from the token's remaining quota (0 for an unlimited token). */
+  token_quota: number;
+}
+
+/** Balance reserved by a call in flight (store/reservations.ts). */
+export interface ReservationsTable {
+  id: string;
+  /** The process holding it: host/pid. */
+  holder: string;
+  user_id: number;
+  token_id: number;
+  amount: number;
+  created_at: number;
+}
+
+/** One background job run by one node of a deployment: who holds it, and until when (ms). */
+export interface JobLeasesTable {
+  name: string;
+  holder: string;
+  expires_at: number;
 }
 
 export interface TasksTable {
@@ -169,6 +191,8 @@ export interface TasksTable {
   progress: string;
   properties: string;
   data: string;
+  token_id: number;
+  token_quota: number;
 }
 
 export interface QuotaDataTable {
@@ -247,6 +271,8 @@ export interface Database {
   settlement_batches: SettlementBatchesTable;
   email_codes: EmailCodesTable;
   email_sends: EmailSendsTable;
+  job_leases: JobLeasesTable;
+  reservations: ReservationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,3 +1,5 @@
+import type { JobLease } from './lease.js';
+
 /*
  * The background loops of a server process (dashboard roll-up flush, and later channel tests, balance updates,
  * task pollers, log retention). A job is one file exporting a Job; jobs/index.ts lists them. The runner gives
@@ -19,6 +21,11 @@ export interface Job {
   readonly runOnStop?: boolean;
   /** Only on the master node (NODE_TYPE=master): work that must happen once per deployment, not once per node. */
   readonly masterOnly?: boolean;
+  /**
+   * Runs on one node of the deployment at a time, whichever holds the job's lease (lease.ts); the others skip their
+   * runs until the holder stops renewing it. Without a lease in the options, every run goes ahead.
+   */
+  readonly leased?: boolean;
 }
 
 export interface JobLog {
@@ -32,6 +39,8 @@ export interface JobRunnerOptions {
   recheckMs?: number;
   /** Shortest wait between two runs of a job (ms, default 1 s). */
   minIntervalMs?: number;
+  /** Decides which node runs the leased jobs. */
+  lease?: JobLease;
 }
 
 interface Slot {
@@ -103,6 +112,7 @@ export class JobRunner {
     await Promise.all([...this.slots.values()].map((slot) => slot.running));
     if (!first) return;
     await Promise.all([...this.slots.values()].filter((slot) => slot.job.runOnStop).map((slot) => this.execute(slot)));
+    await this.options.lease?.releaseAll();
   }
 
   private intervalOf(slot: Slot): number | null {
@@ -144,6 +154,8 @@ export class JobRunner {
     slot.running = slot.running.then(async () => {
       slot.busy = true;
       try {
+        const lease = slot.job.leased ? this.options.lease : undefined;
+        if (lease && !(await lease.hold(slot.job.name))) return;
         await slot.job.run();
       } catch (err) {
         this.log.error({ err, job: slot.job.name }, 'background job failed');

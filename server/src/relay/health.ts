@@ -34,10 +34,15 @@ export function disablesChannel(signal: FailureSignal, keywords: string): boolea
 
 /** Auto-disable (status 3) when enabled globally and for the channel, keeping the reason for the console. */
 export async function reportChannelFailure(ctx: AppContext, channel: RoutedChannel, signal: FailureSignal): Promise<void> {
+  if (!disablesChannel(signal, ctx.options.get('AutomaticDisableKeywords'))) return;
+  await autoDisableChannel(ctx, channel, `status ${signal.status}: ${signal.message}`);
+}
+
+/** Switches an enabled channel off (status 3) with its reason, when auto-disable is on globally and for the channel. */
+export async function autoDisableChannel(ctx: AppContext, channel: RoutedChannel, why: string): Promise<void> {
   if (!ctx.options.get('AutomaticDisableChannelEnabled') || !channel.autoBan) return;
   if (channel.status !== CHANNEL_STATUS.ENABLED) return;
-  if (!disablesChannel(signal, ctx.options.get('AutomaticDisableKeywords'))) return;
-  const reason = `status ${signal.status}: ${signal.message}`.slice(0, 500);
+  const reason = why.slice(0, 500);
   try {
     await setChannelStatus(ctx, channel.id, CHANNEL_STATUS.AUTO_DISABLED, reason);
     ctx.log.warn({ channel: channel.id, reason }, `通道「${channel.name}」（#${channel.id}）已被禁用`);

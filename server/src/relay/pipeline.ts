@@ -39,20 +39,22 @@ export interface RelayInput {
 const RATE_LIMITED_MESSAGE = '当前分组上游负载已饱和，请稍后再试';
 
 /** status_code_mapping: {"400": "500"} turns an upstream 400 into a 500 before the retry decision. */
-function mapStatus(channel: RoutedChannel, status: number): number {
+export function mapStatus(channel: RoutedChannel, status: number): number {
   const mapped = channel.statusCodeMapping[String(status)];
   const n = mapped === undefined ? NaN : Number(mapped);
   return Number.isInteger(n) && n >= 100 && n <= 599 ? n : status;
 }
 
-function pinnedChannel(ctx: AppContext, id: number): RoutedChannel {
+/** A channel named by the caller or by an earlier task: it must exist and be enabled. */
+export function pinnedChannel(ctx: AppContext, id: number): RoutedChannel {
   const channel = ctx.routing.channel(id);
   if (!channel) throw new RelayError(400, `渠道 #${id} 不存在`, 'channel_not_found');
   if (channel.status !== 1) throw new RelayError(403, `渠道 #${id} 已被禁用`, 'channel_disabled');
   return channel;
 }
 
-async function reserve(ctx: AppContext, reservation: Reservation): Promise<void> {
+/** Takes the reservation, or refuses the call in words that say whose balance is short. */
+export async function reserve(ctx: AppContext, reservation: Reservation): Promise<void> {
   const outcome = await ctx.relay.quotaGate.reserve(reservation);
   if (outcome === 'user_short') throw new RelayError(403, '用户额度不足', 'insufficient_user_quota', 'insufficient_quota');
   if (outcome === 'token_short') throw new RelayError(403, '令牌额度不足', 'insufficient_token_quota', 'insufficient_quota');

@@ -27,15 +27,15 @@ export interface TaskPageRequest {
   limit: number;
 }
 
-const MIDJOURNEY_DEFAULTS = {
+export const MIDJOURNEY_DEFAULTS = {
   code: 0, user_id: 0, action: '', mj_id: '', prompt: '', prompt_en: '', description: '', state: '', submit_time: 0,
   start_time: 0, finish_time: 0, image_url: '', status: '', progress: '', fail_reason: '', channel_id: 0, quota: 0,
-  buttons: '', properties: '',
+  buttons: '', properties: '', token_id: 0, token_quota: 0,
 } satisfies Insertable<MidjourneysTable>;
 
-const TASK_DEFAULTS = {
+export const TASK_DEFAULTS = {
   created_at: 0, updated_at: 0, task_id: '', platform: '', user_id: 0, channel_id: 0, quota: 0, action: '', status: '',
-  fail_reason: '', submit_time: 0, start_time: 0, finish_time: 0, progress: '', properties: '', data: '',
+  fail_reason: '', submit_time: 0, start_time: 0, finish_time: 0, progress: '', properties: '', data: '', token_id: 0, token_quota: 0,
 } satisfies Insertable<TasksTable>;
 
 export async function insertMidjourney(db: Db, row: Partial<Insertable<MidjourneysTable>>): Promise<void> {

@@ -1,9 +1,13 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { ClientFormat } from '../types.js';
+import { isTaskUrl } from '../tasks/index.js';
 
-/** Paths served by the relay (OpenAI, Claude and Gemini formats, the playground, OpenAI's legacy billing). */
+/**
+ * Paths served by the relay (OpenAI, Claude and Gemini formats, the playground, OpenAI's legacy billing, the task
+ * platforms' routes).
+ */
 export function isRelayUrl(url: string): boolean {
-  return url.startsWith('/v1') || url.startsWith('/pg/') || url.startsWith('/dashboard/');
+  return url.startsWith('/v1') || url.startsWith('/pg/') || url.startsWith('/dashboard/') || isTaskUrl(url);
 }
 
 /** The format a request to a relay path expects its errors in. */

@@ -82,6 +82,12 @@ function v4Problem(route: string, json: Record<string, unknown>): string | null 
   if (route === 'embeddings') return typeof json.input === 'string' || Array.isArray(json.input) ? null : 'input 不能为空';
   if (!Array.isArray(json.messages) || json.messages.length === 0) return 'messages 不能为空';
   if (!inOpenUnit(json.top_p)) return 'top_p 取值范围为 (0, 1)';
+  // GLM-4V takes an image as a URL or as bare base64; a data: URL is not a URL it can fetch.
+  for (const m of json.messages as Array<{ content?: unknown }>) {
+    for (const p of Array.isArray(m?.content) ? (m.content as Array<{ type?: unknown; image_url?: { url?: unknown } }>) : []) {
+      if (p?.type === 'image_url' && String(p.image_url?.url ?? '').startsWith('data:')) return '图片格式错误：请传入图片 URL 或 base64 编码';
+    }
+  }
   return null;
 }
 

@@ -1,4 +1,4 @@
-import type { ChatChunk } from '../../formats/openai/chat.js';
+import type { ChatChunk, ChatMessage, ImagePart } from '../../formats/openai/chat.js';
 import type { Attempt, UpstreamCall, WireCodec } from '../../types.js';
 import { OpenAIChunkDecoder, openAIWire } from '../openai/wire.js';
 import { parseZhipuError } from './errors.js';
@@ -7,7 +7,8 @@ import { parseZhipuError } from './errors.js';
  * Zhipu's v4 bodies as a wire: OpenAI's chat and embeddings shapes with differences a client of OpenAI's would
  * notice, so every call is converted rather than passed through. Answers come without "object"; a stream reports
  * its usage on the chunk that carries the finish, always (Zhipu documents no stream_options); the finish reason
- * "sensitive" is Zhipu's content filter and "network_error" a generation that failed; top_p must lie in (0, 1).
+ * "sensitive" is Zhipu's content filter and "network_error" a generation that failed; top_p must lie in (0, 1); an
+ * inline image (GLM-4V) is the bare base64 data, not a data: URL.
  */
 
 export const ZHIPU_V4_WIRE = 'zhipu_v4';
@@ -54,12 +55,30 @@ class ZhipuV4ChunkDecoder extends OpenAIChunkDecoder {
   }
 }
 
+const DATA_URL = /^data:[^;,]+;base64,/;
+
+/** Messages with every inline image as Zhipu takes it: the base64 data without its data: URL prefix. */
+function bareImages(messages: unknown): unknown {
+  if (!Array.isArray(messages)) return messages;
+  return messages.map((m: ChatMessage) => {
+    if (!Array.isArray(m?.content) || !m.content.some((p) => p.type === 'image_url')) return m;
+    const content = m.content.map((p) => {
+      const url = (p as ImagePart).image_url?.url;
+      return p.type === 'image_url' && typeof url === 'string' && DATA_URL.test(url) ? { ...p, image_url: { ...(p as ImagePart).image_url, url: url.replace(DATA_URL, '') } } : p;
+    });
+    return { ...m, content };
+  });
+}
+
 export const zhipuV4Wire: WireCodec = {
   format: ZHIPU_V4_WIRE,
   encode(canonical: Record<string, unknown>, up: Attempt) {
     const { stream_options: _asked, ...rest } = canonical;
     const out: Record<string, unknown> = { ...rest, model: up.upstreamModel };
-    if (up.call.mode === 'chat' && typeof out.top_p === 'number' && out.top_p >= 1) out.top_p = TOP_P_CEILING;
+    if (up.call.mode === 'chat') {
+      if (typeof out.top_p === 'number' && out.top_p >= 1) out.top_p = TOP_P_CEILING;
+      out.messages = bareImages(out.messages);
+    }
     return Object.assign(out, up.channel.paramOverride);
   },
   decode(body: Buffer, up: UpstreamCall) {

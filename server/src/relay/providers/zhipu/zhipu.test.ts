@@ -67,6 +67,19 @@ describe('Zhipu endpoints', () => {
     expect(v3.supports('embeddings', channel(16))).toBe(false);
   });
 
+  it('sends a GLM-4V inline image as bare base64 and an image URL as it is', () => {
+    const v4 = providerFor(26);
+    const content = [
+      { type: 'text', text: 'What is in these?' },
+      { type: 'image_url', image_url: { url: 'data:image/png;base64,iVBORw0KGgo=' } },
+      { type: 'image_url', image_url: { url: 'https://example.com/cat.jpg' } },
+    ];
+    const up = upstream(v4, chat('glm-4v', { messages: [{ role: 'user', content }] }), channel(26));
+    expect((up.converted as { messages: unknown }).messages).toEqual([
+      { role: 'user', content: [content[0], { type: 'image_url', image_url: { url: 'iVBORw0KGgo=' } }, content[2]] },
+    ]);
+  });
+
   it('converts a chat into the v3 prompt: system text before the first user turn, only temperature and top_p', async () => {
     const v3 = providerFor(16);
     const up = upstream(v3, chat('chatglm_turbo', { temperature: 0.5, top_p: 0.7, max_tokens: 64, stream: true }), channel(16));
@@ -122,6 +135,13 @@ describe('Zhipu against the mock upstream', () => {
     const failed = await streamed(providers.v4, upstream(providers.v4, chat('mock-network-error', { stream: true }), v4ch));
     expect(text(failed.chunks)).toBe('Hello');
     expect(failed.failure).toMatchObject({ type: 'upstream_error' });
+  });
+
+  it('gets a GLM-4V question with an inline image past Zhipu’s image check', async () => {
+    const content = [{ type: 'text', text: 'What is this?' }, { type: 'image_url', image_url: { url: 'data:image/jpeg;base64,/9j/4AAQSkZJRg==' } }];
+    const res = await send(providers.v4, upstream(providers.v4, chat('glm-4v', { messages: [{ role: 'user', content }] }), v4ch));
+    expect(res.statusCode).toBe(200);
+    expect(mock.requests.at(-1)!.json).toMatchObject({ messages: [{ content: [{ type: 'text' }, { image_url: { url: '/9j/4AAQSkZJRg==' } }] }] });
   });
 
   it('answers v4 embeddings', async () => {

@@ -174,6 +174,25 @@ describe('the channel page', () => {
     await context.close();
   });
 
+  it('tells the key format of the types whose key is not a plain API key', async () => {
+    const { page, context } = await signedIn('/channel/add');
+    const drawer = page.getByRole('dialog', { name: '创建新的渠道' });
+    const type = drawer.getByRole('combobox', { name: '类型' });
+    const pick = async (name: string) => {
+      await type.click();
+      await type.fill(name);
+      await page.locator(`.ant-select-item-option[title="${name}"]`).click();
+    };
+    await drawer.getByText('一行一个密钥：每个密钥都会创建一个渠道。').waitFor();
+    await pick('百度文心千帆');
+    await drawer.getByText('格式：APIKey|SecretKey（千帆 v1 应用的 API Key 与 Secret Key，用竖线分隔）。').waitFor();
+    await pick('智谱 GLM-4V');
+    await drawer.getByText('格式：id.secret（智谱开放平台的 API Key 原样填写，调用时由它签出访问令牌）。').waitFor();
+    await pick('AWS Claude');
+    await drawer.getByText('格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。').waitFor();
+    await context.close();
+  });
+
   it('tests a channel against a local upstream and shows its response time', async () => {
     const api = await apiAs(env.server().baseUrl, 'root', '123456');
     const res = await api('POST', '/api/channel/', {

@@ -45,8 +45,10 @@ export async function testChannel(ctx: AppContext, channel: RoutedChannel, model
     const res = await ctx.relay.upstream.send(req, timeout);
     const text = await res.body.text();
     const timeMs = Date.now() - started;
-    const status = res.statusCode >= 200 && res.statusCode < 300 ? (provider.errorStatus?.(text) ?? res.statusCode) : res.statusCode;
-    if (status < 200 || status >= 300) {
+    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    // An error the upstream reports inside a 2xx answer fails the test like any other.
+    const status = ok ? (provider.answerError?.(up, text) ?? null) : res.statusCode;
+    if (status !== null) {
       const parsed = provider.parseError?.(status, text, res.headers) ?? wireCodec(up.wire).parseError(status, text);
       return { success: false, message: parsed.message, timeMs };
     }

@@ -162,11 +162,14 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         if (err instanceof RelayError && err.local) throw err;
         lastError = err instanceof RelayError ? err : unreachableUpstream();
         breaker.failure(channel.id);
+        if (lastError.credentialsRefused) {
+          void reportChannelFailure(ctx, channel, { status: 401, code: lastError.code ?? '', type: 'authentication_error', message: lastError.message, credentials: true });
+        }
         continue;
       }
       const pending = buffered ? (provider.fetch?.(up, req, ctx.relay.upstream) ?? ctx.relay.upstream.fetch(req)) : ctx.relay.upstream.stream(req);
       cancel = () => pending.cancel();
-      const outcome = await answerOf(pending, provider);
+      const outcome = await answerOf(pending, provider.answerError && ((body) => provider.answerError!(up, body)));
       if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;
       if (outcome.kind === 'busy') {
         // The gateway's own limit, not the channel's failure: another channel (origin) may have room.
@@ -270,20 +273,20 @@ type AttemptOutcome =
 
 const ok = (status: number) => status >= 200 && status < 300;
 
-/** An answer the provider reads as an error although its status is 2xx (Provider.errorStatus). */
-function refusedIn(provider: Provider, headers: IncomingHttpHeaders, text: string): AttemptOutcome | null {
-  const status = provider.errorStatus?.(text) ?? null;
-  return status === null ? null : { kind: 'refused', statusCode: status, headers, text };
-}
+/** The status an error inside a 2xx answer stands for (Provider.answerError), null for a real answer. */
+type ErrorInAnswer = (body: string) => number | null;
 
 const isEventStream = (headers: IncomingHttpHeaders) => String(headers['content-type'] ?? '').includes('text/event-stream');
 
-async function answerOf(pending: BufferedCall | StreamingCall, provider: Provider): Promise<AttemptOutcome> {
+async function answerOf(pending: BufferedCall | StreamingCall, errorIn?: ErrorInAnswer): Promise<AttemptOutcome> {
   if ('answer' in pending) {
     try {
       const answer = await pending.answer;
       if (ok(answer.statusCode)) {
-        return (provider.errorStatus && refusedIn(provider, answer.headers, utf8.decode(answer.body))) || { kind: 'answer', answer };
+        if (!errorIn) return { kind: 'answer', answer };
+        const text = utf8.decode(answer.body);
+        const status = errorIn(text);
+        return status === null ? { kind: 'answer', answer } : { kind: 'refused', statusCode: status, headers: answer.headers, text };
       }
       return { kind: 'refused', statusCode: answer.statusCode, headers: answer.headers, text: utf8.decode(answer.body) };
     } catch (err) {
@@ -299,13 +302,11 @@ async function answerOf(pending: BufferedCall | StreamingCall, provider: Provide
   } catch (err) {
     return { kind: err instanceof UpstreamBusy ? 'busy' : 'unreachable' };
   }
-  if (ok(res.statusCode)) {
-    if (!provider.errorStatus || isEventStream(res.headers)) return { kind: 'answer', answer: res };
-    // A stream asked for and a JSON body answered: the upstream's error (or an answer the stream reader cannot take).
-    const text = await res.text();
-    return refusedIn(provider, res.headers, text) ?? { kind: 'refused', statusCode: 502, headers: res.headers, text };
-  }
-  return { kind: 'refused', statusCode: res.statusCode, headers: res.headers, text: await res.text() };
+  if (ok(res.statusCode) && (!errorIn || isEventStream(res.headers))) return { kind: 'answer', answer: res };
+  const text = await res.text();
+  // A stream call answered with a body that is not a stream: the error the upstream put in its place.
+  const status = ok(res.statusCode) ? (errorIn?.(text) ?? 502) : res.statusCode;
+  return { kind: 'refused', statusCode: status, headers: res.headers, text };
 }
 
 function refund(ctx: AppContext, reservation: Reservation): void {

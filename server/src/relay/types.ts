@@ -165,10 +165,13 @@ export interface Provider {
    */
   streamAdapter?(up: UpstreamCall): (chunk: Buffer) => Buffer;
   /**
-   * The status of an error the upstream answers with a 2xx (Tencent Cloud reports errors in a 200's body); null for a
-   * real answer. Read from the whole answer, and from a streamed call's answer when it is not a stream.
+   * An error the upstream reports in a 2xx answer (Baidu's and Zhipu v3's error codes, Tencent Cloud's Response.Error,
+   * all in a 200 body): the HTTP status
+   * it stands for, or null when the answer is a real one. `body` is the whole answer; a streamed call's answer is
+   * offered here only when it did not come as a stream (an error body in its place). The refusal is then handled as
+   * if the upstream had answered that status (parseError reads the body).
    */
-  errorStatus?(body: string): number | null;
+  answerError?(up: UpstreamCall, body: string): number | null;
   /** Errors in a transport-specific shape (Bedrock); else the wire codec reads them. */
   parseError?(status: number, body: string, headers: IncomingHttpHeaders): ParsedUpstreamError;
   /** The model a channel test uses when the channel names none. */

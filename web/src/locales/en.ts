@@ -89,6 +89,8 @@ export const en: Record<string, string> = {
   '渠道更新成功！': 'Channel updated!',
   '渠道创建成功！': 'Channel created!',
   'Vertex AI 的密钥是服务账号的 JSON 密钥文件内容（整段 JSON）。': 'The Vertex AI key is the content of the service account\'s JSON key file (the whole JSON).',
+  '格式：APIKey|SecretKey（千帆 v1 应用的 API Key 与 Secret Key，用竖线分隔）。': 'Format: APIKey|SecretKey (the API Key and Secret Key of a Qianfan v1 application, separated by a vertical bar).',
+  '格式：id.secret（智谱开放平台的 API Key 原样填写，调用时由它签出访问令牌）。': 'Format: id.secret (the Zhipu open platform API key as issued; access tokens are signed with it for each call).',
   '格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。': 'Format: AccessKeyID|SecretAccessKey|Region, e.g. AKIA...|wJal...|us-east-1 (|SessionToken may be appended).',
   '格式：AppId|SecretId|SecretKey，例如 1300000000|AKIDxxxx|xxxx（在腾讯云访问管理中创建 API 密钥）。': 'Format: AppId|SecretId|SecretKey, e.g. 1300000000|AKIDxxxx|xxxx (create the API key in Tencent Cloud CAM).',
   '阿里云百炼（DashScope）的 API Key，例如 sk-xxxx。': 'The Alibaba Cloud Model Studio (DashScope) API key, e.g. sk-xxxx.',

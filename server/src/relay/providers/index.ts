@@ -1,5 +1,6 @@
 import type { Provider, WireCodec, WireFormat } from '../types.js';
 import { awsProvider } from './aws/index.js';
+import { baiduProvider } from './baidu/index.js';
 import { azureProvider } from './azure/index.js';
 import { claudeProvider } from './claude/provider.js';
 import { claudeWire } from './claude/wire.js';
@@ -14,9 +15,13 @@ import { minimaxProvider } from './minimax/index.js';
 import { openAIProvider } from './openai/index.js';
 import { openAIWire, responsesWire } from './openai/wire.js';
 import { vertexProvider } from './vertex/index.js';
+import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 
 /** Every upstream family. Adding a provider is adding its folder and one line here. */
-const PROVIDERS: readonly Provider[] = [openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider, dashScopeProvider, hunyuanProvider];
+const PROVIDERS: readonly Provider[] = [
+  openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider,
+  dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider,
+];
 
 const byType = new Map<number, Provider>();
 for (const p of PROVIDERS) for (const t of p.types) byType.set(t, p);

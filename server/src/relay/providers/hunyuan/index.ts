@@ -10,7 +10,7 @@ import { hunyuanWire } from './wire.js';
  * Tencent Hunyuan (channel type 23): the ChatCompletions action of Tencent Cloud API 3.0 (version 2023-09-01), a POST
  * to the service root signed with TC3-HMAC-SHA256 from the key appId|secretId|secretKey. Every client format reaches
  * it through the canonical shape (the hunyuan wire). The region is the channel's "other" field, ap-guangzhou unless
- * set. Tencent answers errors with HTTP 200 and Response.Error: errorStatus tells the pipeline which status they mean.
+ * set. Tencent answers errors with HTTP 200 and Response.Error: answerError tells the pipeline which status they mean.
  */
 
 export { hunyuanWire, HunyuanChunkDecoder } from './wire.js';
@@ -48,7 +48,7 @@ export const hunyuanProvider: Provider = {
   supports: (mode) => mode === 'chat',
   wire: () => 'hunyuan',
   build: signedRequest,
-  errorStatus: hunyuanErrorStatus,
+  answerError: (_up, body) => hunyuanErrorStatus(body),
   parseError: (status, body) => parseHunyuanError(status, body),
   codecs: [hunyuanWire],
   defaultTestModel: 'hunyuan-lite',

@@ -12,8 +12,9 @@ type Drawing = Partial<Insertable<MidjourneysTable>>;
 type Task = Partial<Insertable<TasksTable>>;
 
 /**
- * Puts drawing and async task rows where the Midjourney and Suno relays would: straight into the database, until
- * those relays exist; then this becomes submitting the tasks through them.
+ * Puts drawing and async task rows straight into the database: every action, status and age the pages must show,
+ * more than the stand-ins would make in a test's time. Tasks made through the relays and ended by the pollers are
+ * in task-relay.e2e.ts.
  */
 async function seedTasks(databasePath: string, drawings: Drawing[], tasks: Task[]): Promise<void> {
   const db = await connect('', databasePath);

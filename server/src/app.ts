@@ -36,6 +36,8 @@ import { installHttpRateLimits } from './console/rate-limits.js';
 import { IpcBus } from './cluster/ipc-bus.js';
 import { releaseDeadReservations } from './cluster/dead-reservations.js';
 import { assignRequestId, requestIdOf } from './request-id.js';
+import { Metrics } from './metrics/index.js';
+import { metricsRoute } from './metrics/route.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -138,7 +140,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   }
 
   const authCache = new AuthCache(db.kysely, bus, config.syncFrequencySeconds * 1000);
-  const relay = createRelayServices(config, db.kysely, app.log);
+  const metrics = new Metrics(config.metricsToken !== '');
+  const relay = createRelayServices(config, db.kysely, app.log, metrics.relay);
   const usage = new UsageRollup(db.kysely, db.dialect, {
     enabled: () => options.get('DataExportEnabled'),
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),
@@ -171,6 +174,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     jobs,
     emailCodes,
     rateLimiter,
+    metrics,
     // Set right below: the runner needs the context it belongs to.
     channelTests: undefined as unknown as ChannelTestRunner,
     routing,
@@ -181,6 +185,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   };
   ctx.channelTests = new ChannelTestRunner(ctx, config.pollingIntervalSeconds * 1000);
   app.decorate('ctx', ctx);
+  metrics.watch(ctx);
   registerJobs(jobs, app.ctx);
   jobs.start();
 
@@ -232,6 +237,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(consoleRoutes, { prefix: '/api' });
   await app.register(relayRoutes);
   await app.register(taskRoutes);
+  await app.register(metricsRoute);
   const relayLane = new RelayLane(app.ctx, RELAY_ENDPOINTS, { bodyLimit: config.bodyLimit, trust: compileTrust(config.trustedProxies) });
   app.addHook('preClose', () => {
     closing = true;

@@ -26,6 +26,8 @@ export interface Config {
   workers: number;
   /** This process's worker number under a primary (1..workers), 0 when it is the node's only process. */
   workerIndex: number;
+  /** GET /metrics (Prometheus) is served to this bearer token only; unset: not served at all. */
+  metricsToken: string;
   frontendBaseUrl: string;
   relayTimeoutSeconds: number;
   streamingTimeoutSeconds: number;
@@ -204,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeType: env.NODE_TYPE === 'slave' ? 'slave' : 'master',
     workers: workerCount(env.WORKERS),
     workerIndex: int(env.SWITCHYARD_WORKER, 0),
+    metricsToken: env.METRICS_TOKEN?.trim() ?? '',
     frontendBaseUrl: (env.FRONTEND_BASE_URL ?? '').replace(/\/+$/, ''),
     relayTimeoutSeconds: seconds(env.RELAY_TIMEOUT, 0),
     streamingTimeoutSeconds: seconds(env.STREAMING_TIMEOUT, 60),

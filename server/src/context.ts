@@ -14,6 +14,7 @@ import type { JobRunner } from './jobs/runner.js';
 import type { ResponsesKeeper } from './relay/formats/responses/store.js';
 import type { EmailCodes } from './auth/verification/index.js';
 import type { RateLimiter } from './services/rate-limit/limiter.js';
+import type { Metrics } from './metrics/index.js';
 
 /** What every route and job can reach. Built once in app.ts. */
 export interface AppContext {
@@ -42,6 +43,8 @@ export interface AppContext {
   emailCodes: EmailCodes;
   /** Per-address and per-user request limits (memory, or Redis shared by every node). */
   rateLimiter: RateLimiter;
+  /** Prometheus figures of this process (metrics/). */
+  metrics: Metrics;
   log: FastifyBaseLogger;
   startTime: number;
   version: string;

@@ -171,6 +171,11 @@ export class RoutingTable {
     return this.snapshot.listed.has(routeKey(group, model));
   }
 
+  /** Every channel, whatever its status. */
+  allChannels(): Iterable<RoutedChannel> {
+    return this.snapshot.byId.values();
+  }
+
   /** Any channel by id, whatever its status. */
   channel(id: number): RoutedChannel | undefined {
     return this.snapshot.byId.get(id);

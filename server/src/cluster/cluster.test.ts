@@ -12,9 +12,10 @@ import { startServerProcess, type ServerProcess } from '../test/server-process.j
 
 const MODEL = 'gpt-4o';
 
+/** The primary's worker processes (not other children, e.g. a compiler service the TypeScript loader starts). */
 function workerPids(primary: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(primary)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number).sort();
+    return execFileSync('pgrep', ['-P', String(primary), '-f', 'main'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number).sort();
   } catch {
     return [];
   }
@@ -46,7 +47,7 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
     upstream = null;
   });
 
-  async function console(method: string, path: string, body?: unknown) {
+  async function consoleApi(method: string, path: string, body?: unknown) {
     const headers = await server.rootHeaders();
     const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
     const json = (await res.json()) as { success: boolean; message: string; data: Record<string, unknown> };
@@ -57,11 +58,11 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
   it('serves from both workers, and a token disabled on one is refused by every worker at once', async () => {
     server = await startServerProcess({ WORKERS: '2' });
     expect(await until(() => workerPids(server.child.pid!), (p) => p.length === 2)).toHaveLength(2);
-    const token = await console('POST', '/api/token/', { name: 'cached', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+    const token = await consoleApi('POST', '/api/token/', { name: 'cached', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
     const auth = { authorization: `Bearer sk-${String(token.key)}` };
     // Every worker reads the token into its cache.
     for (let i = 0; i < 8; i++) expect((await fresh(`${server.url}/v1/models`, { headers: auth })).status).toBe(200);
-    await console('PUT', '/api/token/?status_only=true', { id: token.id, status: 2 });
+    await consoleApi('PUT', '/api/token/?status_only=true', { id: token.id, status: 2 });
     const statuses = [];
     for (let i = 0; i < 8; i++) statuses.push((await fresh(`${server.url}/v1/models`, { headers: auth })).status);
     expect(statuses).toEqual(Array(8).fill(401));
@@ -80,9 +81,9 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
     upstream.behaviour = { headDelayMs: 120_000 };
     server = await startServerProcess({ WORKERS: '2' });
     await until(() => workerPids(server.child.pid!), (p) => p.length === 2);
-    await console('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1.25 }) });
-    await console('POST', '/api/channel/', { type: 8, name: 'up', group: 'default', base_url: upstream.url, key: upstream.key, models: MODEL });
-    const token = await console('POST', '/api/token/', { name: 'slow', remain_quota: 50_000_000, unlimited_quota: false, expired_time: -1 });
+    await consoleApi('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1.25 }) });
+    await consoleApi('POST', '/api/channel/', { type: 8, name: 'up', group: 'default', base_url: upstream.url, key: upstream.key, models: MODEL });
+    const token = await consoleApi('POST', '/api/token/', { name: 'slow', remain_quota: 50_000_000, unlimited_quota: false, expired_time: -1 });
     const balances = () => {
       const db = new Database(server.sqlitePath, { readonly: true });
       try {
@@ -119,6 +120,34 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
     expect(pidsAfter).not.toContain(victim);
     expect((await fresh(`${server.url}/api/status`)).status).toBe(200);
     expect(server.output()).toContain('gave back the balance reserved by the calls of a worker that died');
+  });
+
+  it("answers a scrape on any worker with the whole node's figures", async () => {
+    upstream = await startMockOpenAI('sk-up');
+    server = await startServerProcess({ WORKERS: '2', METRICS_TOKEN: 'node-scrape-token' });
+    await until(() => workerPids(server.child.pid!), (p) => p.length === 2);
+    await consoleApi('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1.25 }) });
+    await consoleApi('POST', '/api/channel/', { type: 8, name: 'up', group: 'default', base_url: upstream.url, key: upstream.key, models: MODEL });
+    const token = await consoleApi('POST', '/api/token/', { name: 'metered', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+    for (let i = 0; i < 6; i++) {
+      const res = await fresh(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer sk-${String(token.key)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+    // The calls were spread over both workers (a connection each, handed out in turn); every scrape, whichever
+    // worker takes it, counts all six.
+    for (let i = 0; i < 4; i++) {
+      const text = await (await fresh(`${server.url}/metrics`, { headers: { authorization: 'Bearer node-scrape-token' } })).text();
+      const total = text
+        .split('\n')
+        .filter((l) => l.startsWith('switchyard_relay_requests_total{'))
+        .reduce((n, l) => n + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
+      expect(total).toBe(6);
+    }
   });
 
   it('stops every worker and exits cleanly on SIGTERM', async () => {

@@ -24,7 +24,19 @@ export interface LimitReply {
   result: number;
 }
 
-export type ClusterMessage = BusMessage | LimitRequest | LimitReply;
+/** A worker asking the primary for the node's metrics (every worker's, merged). */
+export interface MetricsRequest {
+  sy: 'metrics';
+  id: number;
+}
+
+export interface MetricsReply {
+  sy: 'metrics-reply';
+  id: number;
+  text: string;
+}
+
+export type ClusterMessage = BusMessage | LimitRequest | LimitReply | MetricsRequest | MetricsReply;
 
 export function isClusterMessage(m: unknown): m is ClusterMessage {
   return typeof m === 'object' && m !== null && typeof (m as { sy?: unknown }).sy === 'string';

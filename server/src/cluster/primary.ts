@@ -7,7 +7,8 @@ import { migrateToLatest } from '../db/migrate.js';
 import { AccountState } from '../auth/account-state.js';
 import { MemoryRateLimiter } from '../services/rate-limit/memory.js';
 import type { LimitWindow } from '../services/rate-limit/limiter.js';
-import { isClusterMessage, WORKER_ENV, type LimitReply } from './messages.js';
+import { AggregatorRegistry } from 'prom-client';
+import { isClusterMessage, WORKER_ENV, type LimitReply, type MetricsReply } from './messages.js';
 import { releaseReservationsOf, reservationHolder } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
 
@@ -21,6 +22,7 @@ import { releaseDeadReservations } from './dead-reservations.js';
  * - A worker that dies is replaced, after a pause that grows while workers keep dying young. The balance its
  *   calls in flight had reserved is given back first (store/reservations.ts): those calls never reached their
  *   settlement, so their users are not charged for them.
+ * - A scrape of /metrics that reaches a worker is answered with every worker's figures, merged here.
  * - SIGTERM/SIGINT are passed to every worker, which drain and write what they owe (shutdown.ts); the primary exits
  *   when the last has, or at SHUTDOWN_TIMEOUT plus a margin.
  */
@@ -53,6 +55,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
   const db = await prepareDatabase(config, log);
   await releaseDeadReservations(db, log);
   const limiter = config.redisConnString ? null : new MemoryRateLimiter();
+  const metrics = config.metricsToken ? new AggregatorRegistry() : null;
   const slots: Slot[] = Array.from({ length: count }, (_, i) => ({ index: i + 1, worker: null, startedAt: 0, restartMs: MIN_RESTART_MS }));
   let stopping = false;
   let resolveDone!: () => void;
@@ -70,6 +73,13 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     if (!isClusterMessage(m)) return;
     if (m.sy === 'bus') {
       for (const s of slots) if (s.worker && s.worker !== from && s.worker.isConnected()) s.worker.send(m);
+      return;
+    }
+    if (m.sy === 'metrics' && metrics) {
+      metrics.clusterMetrics().then(
+        (text) => from.isConnected() && from.send({ sy: 'metrics-reply', id: m.id, text } satisfies MetricsReply),
+        (err: unknown) => log.warn({ err }, 'merging the workers\' metrics failed'),
+      );
       return;
     }
     if (m.sy === 'limit' && limiter) {

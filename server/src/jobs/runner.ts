@@ -78,6 +78,13 @@ export class JobRunner {
     return this;
   }
 
+  /** The leased jobs of this process and whether it held each one's lease at its last try (metrics). */
+  leaseStates(): Array<[name: string, holding: boolean]> {
+    const lease = this.options.lease;
+    if (!lease) return [];
+    return [...this.slots.values()].filter((s) => s.job.leased).map((s) => [s.job.name, lease.holding(s.job.name)]);
+  }
+
   /** The names of the jobs this process runs. */
   get names(): string[] {
     return [...this.slots.keys()];

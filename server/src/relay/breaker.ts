@@ -23,6 +23,12 @@ export class ChannelBreaker {
     return false;
   }
 
+  /** Channels resting now (metrics); reading does not start a probe. */
+  openChannels(): number[] {
+    const now = this.now();
+    return [...this.openUntil].filter(([, until]) => now < until).map(([id]) => id);
+  }
+
   success(channelId: number): void {
     this.failures.delete(channelId);
     this.openUntil.delete(channelId);

@@ -136,6 +136,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
 
   const chain: number[] = [];
   const tried = new Set<number>();
+  const metrics = ctx.metrics.relay;
   const attempts = pinned ? 1 : Math.max(0, ctx.options.get('RetryTimes')) + 1;
   const { breaker } = ctx.relay;
   // Answers read whole (everything but streams and speech) go through the upstream client's cheaper buffered path.
@@ -145,6 +146,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
     for (let attempt = 0; attempt < attempts && !clientGone && !stopped; attempt++) {
       const channel = pinned ?? chooseChannel(tiers, tried, Math.random, (id) => breaker.isOpen(id));
       if (!channel) break;
+      if (chain.length > 0) metrics.retried(chain[chain.length - 1]);
       tried.add(channel.id);
       chain.push(channel.id);
       const provider = providerFor(channel.type);
@@ -177,12 +179,14 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         continue;
       }
       if (outcome.kind === 'unreachable') {
+        metrics.upstreamFailed(channel.id, 0);
         lastError = unreachableUpstream();
         breaker.failure(channel.id);
         void reportChannelFailure(ctx, channel, { status: 0, code: '', type: '', message: '' });
         continue;
       }
       if (outcome.kind === 'cut') {
+        metrics.upstreamFailed(channel.id, 0);
         // Read whole before anything reaches the client: an answer cut here is still a retryable failure.
         lastError = upstreamError(502, '上游连接中断', 'upstream_cut');
         breaker.failure(channel.id);
@@ -190,6 +194,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       if (outcome.kind === 'refused') {
         const { statusCode, headers, text } = outcome;
+        metrics.upstreamFailed(channel.id, statusCode);
         const parsed = provider.parseError?.(statusCode, text, headers) ?? wireCodec(up.wire).parseError(statusCode, text);
         const status = mapStatus(channel, statusCode);
         lastError = refusalFor(status, statusCode, parsed, up.wire);
@@ -224,6 +229,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   if (clientGone) return;
   if (stopped) throw shuttingDown();
   if (!lastError) throw unroutable(ctx, caller.group, call.model);
+  ctx.metrics.relay.refused(lastError.status);
   if (lastError.status === 429) throw upstreamError(429, RATE_LIMITED_MESSAGE, lastError.code ?? 'rate_limited', lastError.type);
   throw lastError;
 }
@@ -339,6 +345,9 @@ function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
   const cost = nothing ? 0 : costOf(o.pricing, usage);
   const log = ctx.options.get('LogConsumeEnabled') ? consumeLog(input, o, cost, nothing) : null;
   ctx.relay.settler.add({ reservation: o.reservation, cost, channelId: o.channel.id, countsAsRequest: true, log });
+  const now = Date.now();
+  const firstByte = o.delivery.firstTokenAt ? (o.delivery.firstTokenAt - o.startedAt) / 1000 : -1;
+  ctx.metrics.relay.answered(call.model, o.channel.id, input.ex.res.statusCode, (now - o.startedAt) / 1000, firstByte, cost);
   if (o.reservation.amount > 0) ctx.relay.quotaGate.release(o.reservation.userId);
   ctx.usage.record({ userId: caller.user.id, username: caller.user.username, modelName: call.model, tokens: usage.promptTokens + usage.completionTokens, quota: cost });
   noteCharge(ctx, input, cost - o.estimate);

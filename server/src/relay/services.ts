@@ -8,6 +8,7 @@ import { setClientStallTimeout } from './respond.js';
 import { QuotaGate } from './quota-gate.js';
 import { Settler } from './settler.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream.js';
+import { NO_RELAY_METRICS, type RelayRecorder } from '../metrics/relay-metrics.js';
 
 export interface RelayServices {
   upstream: UpstreamClient;
@@ -20,7 +21,7 @@ export interface RelayServices {
   close(): Promise<void>;
 }
 
-export function createRelayServices(config: Config, db: Kysely<Database>, log: FastifyBaseLogger): RelayServices {
+export function createRelayServices(config: Config, db: Kysely<Database>, log: FastifyBaseLogger, metrics: RelayRecorder = NO_RELAY_METRICS): RelayServices {
   const upstream = createUpstreamClient({
     relayTimeoutSeconds: config.relayTimeoutSeconds,
     streamingTimeoutSeconds: config.streamingTimeoutSeconds,
@@ -31,7 +32,8 @@ export function createRelayServices(config: Config, db: Kysely<Database>, log: F
   const settler = new Settler(db, log);
   settler.maxPending = config.settlementMaxPending;
   const quotaGate = new QuotaGate(db, () => settler.flushSoon());
-  settler.onWritten = (batch) => {
+  settler.onWritten = (batch, seconds) => {
+    metrics.settlementWritten(batch.length, seconds);
     const users: number[] = [];
     for (const s of batch) if (s.reservation.amount > 0) users.push(s.reservation.userId);
     if (users.length > 0) quotaGate.settled(users);

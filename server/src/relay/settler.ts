@@ -58,8 +58,11 @@ export class Settler {
    * database is away or too slow, and what is owed must not pile up in memory without end.
    */
   maxPending = DEFAULT_MAX_PENDING;
-  /** Told of every batch written (whole or row by row), e.g. so calls waiting for balance try again. */
-  onWritten: ((batch: readonly Settlement[]) => void) | null = null;
+  /**
+   * Told of every batch written (whole or row by row) and how long its writing took, e.g. so calls waiting for
+   * balance try again.
+   */
+  onWritten: ((batch: readonly Settlement[], seconds: number) => void) | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -119,6 +122,7 @@ export class Settler {
 
   /** One attempt at a batch; false when the database could not take it (then a retry is scheduled). */
   private async write(batch: KeptBatch): Promise<boolean> {
+    const started = performance.now();
     try {
       // A batch kept after a failed attempt may have been committed all the same, its answer lost with the connection.
       if (batch !== this.kept[0] || !(await settlementBatchWritten(this.db, batch.id))) {
@@ -126,7 +130,7 @@ export class Settler {
       } else {
         this.log.warn({ size: batch.settlements.length }, 'a settlement batch whose commit was in doubt had been written; not writing it again');
       }
-      this.written(batch.settlements);
+      this.written(batch.settlements, started);
       return true;
     } catch (err) {
       this.stats.failedBatches++;
@@ -141,7 +145,7 @@ export class Settler {
         this.stats.setAsideRows++;
         this.log.error({ row }, 'consume log refused by the database: its charge is applied, the row is set aside here');
       }
-      this.written(batch.settlements);
+      this.written(batch.settlements, started);
       return true;
     } catch (err) {
       return this.retryLater(batch, err);
@@ -157,11 +161,11 @@ export class Settler {
     return false;
   }
 
-  private written(batch: readonly Settlement[]): void {
+  private written(batch: readonly Settlement[], started: number): void {
     this.stats.batches++;
     this.failuresInARow = 0;
     if (this.queue.length > 0) this.schedule(this.intervalMs);
-    this.onWritten?.(batch);
+    this.onWritten?.(batch, (performance.now() - started) / 1000);
     if (++this.sincePrune >= PRUNE_EVERY) {
       this.sincePrune = 0;
       pruneSettlementBatches(this.db, Math.floor(Date.now() / 1000) - BATCH_RECORD_SECONDS).catch((err: unknown) =>

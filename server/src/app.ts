@@ -38,6 +38,7 @@ import { releaseDeadReservations } from './cluster/dead-reservations.js';
 import { assignRequestId, requestIdOf } from './request-id.js';
 import { Metrics } from './metrics/index.js';
 import { metricsRoute } from './metrics/route.js';
+import { openTracing } from './tracing.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -141,6 +142,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   const authCache = new AuthCache(db.kysely, bus, config.syncFrequencySeconds * 1000);
   const metrics = new Metrics(config.metricsToken !== '');
+  const tracing = await openTracing(config, VERSION);
   const relay = createRelayServices(config, db.kysely, app.log, metrics.relay);
   const usage = new UsageRollup(db.kysely, db.dialect, {
     enabled: () => options.get('DataExportEnabled'),
@@ -175,6 +177,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     emailCodes,
     rateLimiter,
     metrics,
+    tracing,
     // Set right below: the runner needs the context it belongs to.
     channelTests: undefined as unknown as ChannelTestRunner,
     routing,
@@ -201,6 +204,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await responses.close();
     await emailCodes.close();
     await rateLimiter.close();
+    // The last spans go out (a collector that does not answer holds this at most the exporter's timeout).
+    await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'exporting the last traces failed'));
     if (!opts.bus) await bus.close();
     if (!opts.db) await db.close();
   });

@@ -28,6 +28,12 @@ export interface Config {
   workerIndex: number;
   /** GET /metrics (Prometheus) is served to this bearer token only; unset: not served at all. */
   metricsToken: string;
+  /**
+   * Where relay call traces go by OTLP/HTTP: OTEL_EXPORTER_OTLP_TRACES_ENDPOINT as given, else
+   * OTEL_EXPORTER_OTLP_ENDPOINT + /v1/traces; '' = no tracing. OTEL_SERVICE_NAME names the service (switchyard).
+   */
+  otelTracesEndpoint: string;
+  otelServiceName: string;
   frontendBaseUrl: string;
   relayTimeoutSeconds: number;
   streamingTimeoutSeconds: number;
@@ -128,6 +134,13 @@ function int(value: string | undefined, fallback: number): number {
 }
 
 /** A non-negative number (fractions allowed), 0 when unset. */
+function otlpTracesEndpoint(env: NodeJS.ProcessEnv): string {
+  const traces = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT?.trim();
+  if (traces) return traces;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim();
+  return base ? `${base.replace(/\/+$/, '')}/v1/traces` : '';
+}
+
 /** WORKERS: a whole number of processes, at least 1; unset or 0 means one per core the process may use. */
 function workerCount(value: string | undefined): number {
   const n = positive(value);
@@ -207,6 +220,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     workers: workerCount(env.WORKERS),
     workerIndex: int(env.SWITCHYARD_WORKER, 0),
     metricsToken: env.METRICS_TOKEN?.trim() ?? '',
+    otelTracesEndpoint: otlpTracesEndpoint(env),
+    otelServiceName: env.OTEL_SERVICE_NAME?.trim() || 'switchyard',
     frontendBaseUrl: (env.FRONTEND_BASE_URL ?? '').replace(/\/+$/, ''),
     relayTimeoutSeconds: seconds(env.RELAY_TIMEOUT, 0),
     streamingTimeoutSeconds: seconds(env.STREAMING_TIMEOUT, 60),

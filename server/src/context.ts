@@ -15,6 +15,7 @@ import type { ResponsesKeeper } from './relay/formats/responses/store.js';
 import type { EmailCodes } from './auth/verification/index.js';
 import type { RateLimiter } from './services/rate-limit/limiter.js';
 import type { Metrics } from './metrics/index.js';
+import type { Tracing } from './tracing.js';
 
 /** What every route and job can reach. Built once in app.ts. */
 export interface AppContext {
@@ -45,6 +46,8 @@ export interface AppContext {
   rateLimiter: RateLimiter;
   /** Prometheus figures of this process (metrics/). */
   metrics: Metrics;
+  /** Traces of relay calls by OTLP; null when no endpoint is configured. */
+  tracing: Tracing | null;
   log: FastifyBaseLogger;
   startTime: number;
   version: string;

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { CallTrace } from '../tracing.js';
 
 /**
  * One relay call as the relay sees it: the request's headers, query, body and client address, and the response it
@@ -15,6 +16,8 @@ export interface RelayExchange {
   /** Names the call in the server's log. */
   readonly id: string;
   readonly res: ServerResponse;
+  /** The call's trace span, when tracing is on (tracing.ts). */
+  trace?: CallTrace;
 }
 
 /** A Fastify route's request as an exchange; the reply is handed over to the relay (hijacked). */

@@ -177,10 +177,16 @@ export class RelayLane {
       const body = size === 0 ? undefined : parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
       const ex = new LaneExchange(req, res, body, this.options.trust);
       const encoding = contentEncoding(req.headers['content-encoding']);
-      void guarded(this.ctx, ex, endpoint.format, async () => {
-        if (encoding) ex.body = await decodeBody(body, encoding, limit);
-        await endpoint.handle(this.ctx, ex, param);
-      }).finally(done);
+      void guarded(
+        this.ctx,
+        ex,
+        endpoint.format,
+        async () => {
+          if (encoding) ex.body = await decodeBody(body, encoding, limit);
+          await endpoint.handle(this.ctx, ex, param);
+        },
+        endpoint.path,
+      ).finally(done);
     };
     req.on('data', onData);
     req.on('end', onEnd);

@@ -230,6 +230,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   if (stopped) throw shuttingDown();
   if (!lastError) throw unroutable(ctx, caller.group, call.model);
   ctx.metrics.relay.refused(lastError.status);
+  ex.trace?.set({ 'gen_ai.request.model': call.model, 'switchyard.channels_tried': chain.join(','), 'error.type': lastError.code ?? String(lastError.status) });
   if (lastError.status === 429) throw upstreamError(429, RATE_LIMITED_MESSAGE, lastError.code ?? 'rate_limited', lastError.type);
   throw lastError;
 }
@@ -345,6 +346,14 @@ function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
   const cost = nothing ? 0 : costOf(o.pricing, usage);
   const log = ctx.options.get('LogConsumeEnabled') ? consumeLog(input, o, cost, nothing) : null;
   ctx.relay.settler.add({ reservation: o.reservation, cost, channelId: o.channel.id, countsAsRequest: true, log });
+  input.ex.trace?.set({
+    'gen_ai.request.model': call.model,
+    'switchyard.channel.id': o.channel.id,
+    'switchyard.channels_tried': o.chain.join(','),
+    'gen_ai.usage.input_tokens': usage.promptTokens,
+    'gen_ai.usage.output_tokens': usage.completionTokens,
+    'switchyard.quota': cost,
+  });
   const now = Date.now();
   const firstByte = o.delivery.firstTokenAt ? (o.delivery.firstTokenAt - o.startedAt) / 1000 : -1;
   ctx.metrics.relay.answered(call.model, o.channel.id, input.ex.res.statusCode, (now - o.startedAt) / 1000, firstByte, cost);

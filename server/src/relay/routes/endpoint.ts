@@ -35,8 +35,12 @@ export function isOwnFailure(error: unknown): boolean {
   return error.cause !== undefined && !(error.cause instanceof RelayError);
 }
 
-/** Runs a relay call; whatever it throws is answered in the caller's format (and logged when it is ours). */
-export async function guarded(ctx: AppContext, ex: RelayExchange, format: ClientFormat, run: () => Promise<void>): Promise<void> {
+/**
+ * Runs a relay call; whatever it throws is answered in the caller's format (and logged when it is ours). `path`
+ * names its trace span when tracing is on.
+ */
+export async function guarded(ctx: AppContext, ex: RelayExchange, format: ClientFormat, run: () => Promise<void>, path = ''): Promise<void> {
+  if (ctx.tracing) ex.trace = ctx.tracing.startCall(`POST ${path}`, ex);
   try {
     await run();
   } catch (error) {
@@ -54,7 +58,7 @@ export function registerEndpoints(app: FastifyInstance, endpoints: readonly Rela
     app.post(endpoint.path, { config: { format: endpoint.format } }, async (request, reply) => {
       const ex = fastifyExchange(request, reply);
       const value = param ? (request.params as Record<string, string>)[param] : '';
-      await guarded(ctx, ex, endpoint.format, () => endpoint.handle(ctx, ex, value));
+      await guarded(ctx, ex, endpoint.format, () => endpoint.handle(ctx, ex, value), endpoint.path);
     });
   }
 }

@@ -1,6 +1,6 @@
-import type { FastifyError, FastifyPluginAsync, FastifyRequest } from 'fastify';
-import { contentEncoding, decodeBody } from '../body.js';
-import { allowBrowsers, registerPreflight } from '../cors.js';
+import type { FastifyError, FastifyPluginAsync } from 'fastify';
+import { registerPreflight } from '../cors.js';
+import { setUpRelayPlugin } from '../relay-plugin.js';
 import type { AppError } from '../../lib/errors.js';
 import { billingRoutes } from './billing.js';
 import { claudeEndpoints, claudeRoutes } from './claude.js';
@@ -24,21 +24,7 @@ export { answerRelayClientError, relayFrameworkError, relayNotFound } from './ed
 
 /** Every client-facing relay endpoint, each answering errors in its own format. */
 export const relayRoutes: FastifyPluginAsync = async (app) => {
-  // No child logger per call (building one costs more than routing the call); errors name the request id themselves.
-  app.setChildLoggerFactory((logger) => logger);
-
-  // Bodies arrive as bytes (inflated when sent compressed): the relay parses them itself, to answer in the caller's
-  // format, and forwards them untouched.
-  const limit = app.ctx.config.bodyLimit;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request: FastifyRequest, body: Buffer) =>
-    decodeBody(body, contentEncoding(request.headers['content-encoding']), limit),
-  );
-
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.origin !== undefined) allowBrowsers(reply.raw);
-    done();
-  });
+  setUpRelayPlugin(app);
   const paths = ['/v1*', '/pg/*', '/dashboard/*'];
   registerPreflight(app, paths);
 

@@ -1,4 +1,4 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { sql, type Kysely } from 'kysely';
 import type { LightMyRequestResponse } from 'fastify';
 import type { Database } from '../../../db/schema.js';
@@ -108,4 +108,17 @@ export async function expectBooks(m: Pick<MjFixture, 'db' | 'f'>, a: Account, ne
   expect(b.usedQuota, summary).toBe(net);
   expect(b.tokenUsed, summary).toBe(net);
   return b;
+}
+
+/** The fixture of a suite: started before its tests, closed after them. */
+export function useMjFixture(database: TestDatabase): () => MjFixture {
+  let m: MjFixture | undefined;
+  beforeAll(async () => {
+    m = await startMjFixture(database);
+  }, 60_000);
+  afterAll(() => m?.close());
+  return () => {
+    if (!m) throw new Error('the fixture starts before the suite runs');
+    return m;
+  };
 }

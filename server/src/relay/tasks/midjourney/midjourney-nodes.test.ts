@@ -3,7 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../../app.js';
 import { loadConfig } from '../../../config.js';
 import type { Db } from '../../../db/connect.js';
-import { insertChannels, type ChannelInput } from '../../../store/channels.js';
+import { insertChannels } from '../../../store/channels.js';
+import { channelInput } from '../../../test/channel-input.js';
 import { NO_ADDRESS_LIMITS } from '../../../test/app.js';
 import { testDatabases, type TestDatabase } from '../../../test/databases.js';
 import { openAccount } from '../../../test/ledger.js';
@@ -17,27 +18,7 @@ import { MJ_MODELS } from './fixture.js';
 
 const JOB = 'task-poller:midjourney';
 
-const mjChannel = (stand: MidjourneyProxyStandIn): ChannelInput => ({
-  type: 5,
-  key: stand.secret,
-  openai_organization: '',
-  test_model: '',
-  status: 1,
-  name: 'mj',
-  weight: 0,
-  base_url: stand.url,
-  other: '',
-  models: MJ_MODELS,
-  group: 'default',
-  model_mapping: '',
-  status_code_mapping: '',
-  priority: 0,
-  auto_ban: 1,
-  tag: '',
-  setting: '',
-  param_override: '',
-  max_input_tokens: 0,
-});
+const mjChannel = (stand: MidjourneyProxyStandIn) => channelInput({ type: 5, key: stand.secret, name: 'mj', base_url: stand.url, models: MJ_MODELS });
 
 const node = (env: Record<string, string>, db?: Db) =>
   buildApp(loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', TASK_POLL_INTERVAL: '3600', ...NO_ADDRESS_LIMITS, ...env }), {

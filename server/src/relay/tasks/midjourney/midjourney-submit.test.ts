@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../../test/databases.js';
 import { closedPort } from '../../../test/unreachable.js';
 import { startMidjourneyProxyStandIn } from '../../../test/midjourney-proxy-stand-in.js';
-import { expectBooks, mjBooks, quotaOf, startMjFixture, type MjFixture } from './fixture.js';
+import { expectBooks, mjBooks, quotaOf, useMjFixture, type MjFixture } from './fixture.js';
 
 /*
  * Submissions through the Midjourney routes against stand-in proxies: what is forwarded, what each answer code
@@ -10,12 +10,10 @@ import { expectBooks, mjBooks, quotaOf, startMjFixture, type MjFixture } from '.
  */
 
 describe.each(testDatabases())('Midjourney submissions on $name', (database) => {
+  const fixture = useMjFixture(database);
   let m: MjFixture;
-  beforeAll(async () => {
-    m = await startMjFixture(database);
-  }, 60_000);
-  afterAll(() => m?.close());
   beforeEach(async () => {
+    m = fixture();
     m.stand.script = () => ({ code: 1 });
     m.other.stand.script = () => ({ code: 1 });
     for (const [k, v] of [['MjAccountFilterEnabled', 'false'], ['MjNotifyEnabled', 'false'], ['MjModeClearEnabled', 'false'], ['MjActionCheckSuccessEnabled', 'true']]) {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../../test/databases.js';
-import { expectBooks, quotaOf, startMjFixture, type MjFixture } from './fixture.js';
+import { expectBooks, quotaOf, useMjFixture, type MjFixture } from './fixture.js';
 import { settleTask, TIMEOUT_REASON } from './poll.js';
 
 /*
@@ -12,12 +12,10 @@ import { settleTask, TIMEOUT_REASON } from './poll.js';
 const HOUR = 3_600_000;
 
 describe.each(testDatabases())('Midjourney tasks on $name', (database) => {
+  const fixture = useMjFixture(database);
   let m: MjFixture;
-  beforeAll(async () => {
-    m = await startMjFixture(database);
-  }, 60_000);
-  afterAll(() => m?.close());
   beforeEach(async () => {
+    m = fixture();
     m.stand.script = () => ({ code: 1 });
     await m.f.setOption('MjForwardUrlEnabled', 'true');
     await m.f.setOption('ServerAddress', 'https://gw.example.com/');

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateToken } from '../../auth.js';
-import { contentEncoding, decodeBody } from '../../body.js';
-import { allowBrowsers, registerPreflight } from '../../cors.js';
+import { registerPreflight } from '../../cors.js';
+import { setUpRelayPlugin } from '../../relay-plugin.js';
 import { pinnedChannel } from '../../pipeline.js';
 import { resolveBaseUrl } from '../../providers/base-url.js';
 import { isOwnFailure } from '../../routes/endpoint.js';
@@ -61,16 +61,7 @@ function upstreamPathOf(request: FastifyRequest): string {
 
 export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
-  app.setChildLoggerFactory((logger) => logger);
-  const limit = ctx.config.bodyLimit;
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, async (request: FastifyRequest, body: Buffer) =>
-    decodeBody(body, contentEncoding(request.headers['content-encoding']), limit),
-  );
-  app.addHook('onRequest', (request, reply, done) => {
-    if (request.headers.origin !== undefined) allowBrowsers(reply.raw);
-    done();
-  });
+  setUpRelayPlugin(app);
   app.setErrorHandler((error, request, reply) => {
     if (isOwnFailure(error)) request.log.error({ err: error }, 'Midjourney route error');
     return send(reply, errorReply(error));

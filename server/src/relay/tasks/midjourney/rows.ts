@@ -49,11 +49,6 @@ export async function findImage(db: Db, mjId: string): Promise<string | undefine
  * submissions, never charged, are left alone).
  */
 export async function unfinishedTasks(db: Db): Promise<MidjourneyRow[]> {
-  return db
-    .selectFrom('midjourneys')
-    .selectAll()
-    .where('status', 'not in', FINAL_STATUSES)
-    .where('code', 'in', ACCEPTED_CODES)
-    .orderBy('id', 'asc')
-    .execute();
+  const open = db.selectFrom('midjourneys').selectAll().where((eb) => eb.and([eb('status', 'not in', FINAL_STATUSES), eb('code', 'in', ACCEPTED_CODES)]));
+  return open.orderBy('id', 'asc').execute();
 }

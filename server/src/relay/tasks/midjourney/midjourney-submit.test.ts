@@ -168,6 +168,25 @@ describe.each(testDatabases())('Midjourney submissions on $name', (database) => 
     await expectBooks(m, a, 0);
   });
 
+  it('answers a model the token may not use, and a group without a channel, in the proxy error shape', async () => {
+    const a = await m.account();
+    await m.db.updateTable('tokens').set({ model_limits_enabled: 1, model_limits: 'mj_describe' }).where('id', '=', a.tokenId).execute();
+    m.f.t.app.ctx.authCache.forgetToken(a.key.slice(3));
+    const limited = await m.call(a.key, 'POST', '/mj/submit/imagine', { prompt: 'p' });
+    expect(limited.statusCode).toBe(403);
+    expect(limited.json()).toEqual({ code: 4, description: '该令牌无权访问模型 mj_imagine', type: 'new_api_error' });
+    const b = await m.account();
+    await m.f.setOption('GroupRatio', JSON.stringify({ default: 1, vip: 1 }));
+    await m.db.updateTable('users').set({ group: 'vip' }).where('id', '=', b.userId).execute();
+    m.f.t.app.ctx.authCache.forgetUser(b.userId);
+    const nowhere = await m.call(b.key, 'POST', '/mj/submit/imagine', { prompt: 'p' });
+    expect(nowhere.statusCode).toBe(404);
+    expect(nowhere.json()).toMatchObject({ code: 4, type: 'new_api_error' });
+    expect(nowhere.json().description).toContain('mj_imagine');
+    await expectBooks(m, a, 0);
+    await expectBooks(m, b, 0);
+  });
+
   it('forwards /mj-{mode}/mj/... to /mj/... and /{mode}/mj/... as it came', async () => {
     const a = await m.account();
     expect((await m.call(a.key, 'POST', '/mj-fast/mj/submit/imagine', { prompt: 'p' })).json().code).toBe(1);

@@ -193,6 +193,12 @@ describe.each(testDatabases())('Midjourney submissions on $name', (database) => 
     expect(m.stand.submissions.at(-1)!.path).toBe('/mj/submit/imagine');
     expect((await m.call(a.key, 'POST', '/relax/mj/submit/imagine', { prompt: 'p' })).json().code).toBe(1);
     expect(m.stand.submissions.at(-1)!.path).toBe('/relax/mj/submit/imagine');
+    // /api/mj/... is the console's, not a mode path.
+    const consoleList = await m.f.t.call(m.f.root, { method: 'GET', url: '/api/mj/?p=1' });
+    expect(consoleList.json()).toMatchObject({ success: true });
+    const consoleUnknown = await m.f.t.call(m.f.root, { method: 'POST', url: '/api/mj/submit/imagine', payload: { prompt: 'p' } });
+    expect(consoleUnknown.statusCode).toBe(404);
+    expect(consoleUnknown.json()).toMatchObject({ success: false });
     const unknown = await m.call(a.key, 'POST', '/mj/submit/nothing', { prompt: 'p' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toEqual({ code: 4, description: 'Invalid URL (POST /mj/submit/nothing)', type: 'new_api_error' });

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateToken } from '../../auth.js';
+import { RelayError } from '../../errors.js';
 import { registerPreflight } from '../../cors.js';
 import { setUpRelayPlugin } from '../../relay-plugin.js';
 import { pinnedChannel } from '../../pipeline.js';
@@ -64,6 +65,7 @@ export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
   setUpRelayPlugin(app);
   app.setErrorHandler((error, request, reply) => {
     if (isOwnFailure(error)) request.log.error({ err: error }, 'Midjourney route error');
+    if (error instanceof RelayError && error.retryAfter) void reply.header('retry-after', String(error.retryAfter));
     return send(reply, errorReply(error));
   });
 

@@ -60,6 +60,8 @@ export interface MidjourneyProxyStandIn {
   imageBytes: number;
   /** Bytes of the image written so far (all requests). */
   imageBytesWritten: number;
+  /** Image answers whose connection is still open. */
+  imagesOpen: number;
   /** Lets the image requests held half-way finish. */
   releaseImages(): void;
   /** Holds image requests half-way from now on (until releaseImages). */
@@ -116,6 +118,7 @@ export async function startMidjourneyProxyStandIn(opts: { secret?: string; image
     script: () => ({ code: 1 }),
     imageBytes: opts.imageBytes ?? 6 * 1024 * 1024,
     imageBytesWritten: 0,
+    imagesOpen: 0,
     releaseImages() {
       held = false;
       const w = waiting;
@@ -234,7 +237,9 @@ export async function startMidjourneyProxyStandIn(opts: { secret?: string; image
       }
       res.end();
     };
+    stand.imagesOpen++;
     res.on('close', () => {
+      stand.imagesOpen--;
       sent = stand.imageBytes;
     });
     pump();

@@ -17,7 +17,7 @@ const fail = (reply: FastifyReply, status: number, error: string) =>
 export async function streamImage(ctx: AppContext, mjId: string, reply: FastifyReply): Promise<void> {
   const url = await findImage(ctx.db.kysely, mjId);
   if (!url || !/^https?:\/\//i.test(url)) {
-    await fail(reply, 404, 'midjourney_task_not_found');
+    void fail(reply, 404, 'midjourney_task_not_found');
     return;
   }
   const abort = new AbortController();
@@ -27,14 +27,15 @@ export async function streamImage(ctx: AppContext, mjId: string, reply: FastifyR
     res = await ctx.relay.upstream.send({ url, method: 'GET', headers: { accept: 'image/*,*/*' } }, abort.signal);
   } catch (err) {
     ctx.log.warn({ err, mjId }, 'fetching a Midjourney image failed');
-    await fail(reply, 502, 'http_get_image_failed');
+    void fail(reply, 502, 'http_get_image_failed');
     return;
   } finally {
     clearTimeout(timer);
   }
   if (res.statusCode !== 200) {
-    res.body.destroy();
-    await fail(reply, res.statusCode >= 400 ? res.statusCode : 502, `http_get_image_failed: HTTP ${res.statusCode}`);
+    // Discards what the upstream sent (its error page), up to undici's small limit, then lets the connection go.
+    await res.body.dump().catch(() => undefined);
+    void fail(reply, res.statusCode >= 400 ? res.statusCode : 502, `http_get_image_failed: HTTP ${res.statusCode}`);
     return;
   }
   const type = res.headers['content-type'];
@@ -42,5 +43,6 @@ export async function streamImage(ctx: AppContext, mjId: string, reply: FastifyR
   void reply.status(200).header('content-type', typeof type === 'string' && type ? type : 'image/jpeg');
   if (typeof length === 'string') void reply.header('content-length', length);
   // A client that leaves mid-way stops the upstream download too (Fastify destroys the stream it was sending).
-  await reply.send(res.body);
+  // Not awaited: the route returns the reply, and Fastify streams it.
+  void reply.send(res.body);
 }

@@ -1,5 +1,7 @@
+import { Agent, fetch as fetchWith } from 'undici';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../../test/databases.js';
+import { closedPort } from '../../../test/unreachable.js';
 import { expectBooks, quotaOf, useMjFixture, type MjFixture } from './fixture.js';
 import { settleTask, TIMEOUT_REASON } from './poll.js';
 
@@ -214,11 +216,42 @@ describe.each(testDatabases())('Midjourney tasks on $name', (database) => {
     }
     expect(got).toBe(m.stand.imageBytes);
 
+    // A client that leaves mid-way stops the download from the proxy.
+    m.stand.holdImages();
+    const leaving = new AbortController();
+    const startedAt = m.stand.imageBytesWritten;
+    // Its own client, closed afterwards: the aborted connection is not replaced by one left waiting on the server.
+    const client = new Agent();
+    const partial = await fetchWith(`${m.f.baseUrl}/mj/image/${id}`, { signal: leaving.signal, dispatcher: client });
+    await partial.body!.getReader().read();
+    expect(m.stand.imagesOpen).toBe(1);
+    leaving.abort();
+    await expect.poll(() => m.stand.imagesOpen, { timeout: 5000 }).toBe(0);
+    m.stand.releaseImages();
+    expect(m.stand.imageBytesWritten - startedAt).toBeLessThan(m.stand.imageBytes);
+    await client.destroy();
+
     const unknown = await fetch(`${m.f.baseUrl}/mj/image/nope`);
     expect(unknown.status).toBe(404);
     expect(await unknown.json()).toEqual({ error: 'midjourney_task_not_found' });
+    // Upstream failures answer cleanly, and only http(s) addresses are ever fetched.
+    const setImage = (url: string) => m.db.updateTable('midjourneys').set({ image_url: url }).where('mj_id', '=', id).execute();
+    await setImage(`${m.stand.url}/elsewhere.png`);
+    const refused = await fetch(`${m.f.baseUrl}/mj/image/${id}`);
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: 'http_get_image_failed: HTTP 401' });
+    await setImage(`http://127.0.0.1:${await closedPort()}/x.png`);
+    const unreachable = await fetch(`${m.f.baseUrl}/mj/image/${id}`);
+    expect(unreachable.status).toBe(502);
+    expect(await unreachable.json()).toEqual({ error: 'http_get_image_failed' });
+    await setImage('file:///etc/passwd');
+    const local = await fetch(`${m.f.baseUrl}/mj/image/${id}`);
+    expect(local.status).toBe(404);
+    await local.body?.cancel();
     // A task with no image yet has nothing to show.
     const fresh = await imagine(a.key);
-    expect((await fetch(`${m.f.baseUrl}/mj/image/${fresh}`)).status).toBe(404);
+    const none = await fetch(`${m.f.baseUrl}/mj/image/${fresh}`);
+    expect(none.status).toBe(404);
+    await none.body?.cancel();
   });
 });

@@ -284,6 +284,8 @@ export async function startSwitchyard(mainJs, { nodeArgs = [], env = {}, name = 
       SESSION_SECRET: 'bench-session-secret-bench-session-secret',
       ROOT_INITIAL_QUOTA: '10000000000',
       NODE_ENV: 'production',
+      // One process: the CPU figures compare it with the one-process minimal relay (the default is one per core).
+      WORKERS: '1',
       ...start.env,
       ...env,
     },

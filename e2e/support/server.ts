@@ -8,6 +8,8 @@ const repoRoot = path.resolve(import.meta.dirname, '../..');
 
 export interface RunningServer {
   baseUrl: string;
+  /** The server's SQLite file, for setting up rows no console call creates. */
+  databasePath: string;
   stop(): Promise<void>;
 }
 
@@ -28,6 +30,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   if (!fs.existsSync(main)) throw new Error('server/dist/main.js is missing: run `npm run build` first');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-e2e-'));
   const port = await freePort();
+  const databasePath = path.join(dir, 'e2e.db');
   const child: ChildProcess = spawn(process.execPath, [main], {
     cwd: dir,
     env: {
@@ -35,7 +38,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       PORT: String(port),
       HOST: '127.0.0.1',
       SQL_DSN: '',
-      SQLITE_PATH: path.join(dir, 'e2e.db'),
+      SQLITE_PATH: databasePath,
       SESSION_SECRET: 'e2e-session-secret-e2e-session-secret',
       LOG_LEVEL: 'warn',
       REDIS_CONN_STRING: '',
@@ -43,6 +46,8 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
       GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
       CRITICAL_RATE_LIMIT_ENABLE: 'false',
+      // One process unless a test asks for workers (the default is one per core).
+      WORKERS: '1',
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -65,6 +70,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
   }
   return {
     baseUrl,
+    databasePath,
     async stop() {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));

@@ -147,6 +147,52 @@ describe('the channel page', () => {
     await context.close();
   });
 
+  it('shows the key format and region of Tencent Hunyuan and the plugin field of DashScope, and stores the plugin in other', async () => {
+    const { page, context } = await signedIn('/channel/add');
+    const drawer = page.getByRole('dialog', { name: '创建新的渠道' });
+    const chooseType = async (name: string) => {
+      await drawer.getByLabel('类型').click();
+      await drawer.getByLabel('类型').fill(name);
+      await page.locator('.ant-select-dropdown:visible').getByTitle(name, { exact: true }).click();
+    };
+
+    await chooseType('腾讯混元');
+    await drawer.getByText('格式：AppId|SecretId|SecretKey，例如 1300000000|AKIDxxxx|xxxx（在腾讯云访问管理中创建 API 密钥）。').waitFor();
+    await drawer.getByLabel('地域').waitFor();
+
+    await chooseType('阿里通义千问');
+    await drawer.getByText('阿里云百炼（DashScope）的 API Key，例如 sk-xxxx。').waitFor();
+    await drawer.getByLabel('插件参数').fill('{"pdf_extracter":{}}');
+    await drawer.getByLabel('名称', { exact: true }).fill('e2e-dashscope');
+    await drawer.getByLabel('密钥', { exact: true }).fill('sk-dashscope-e2e');
+    await drawer.getByRole('button', { name: '提交' }).click();
+    await page.getByText('渠道创建成功！').first().waitFor();
+    const api = await apiAs(env.server().baseUrl, 'root', '123456');
+    const created = (await channels()).find((c) => c.name === 'e2e-dashscope')!;
+    const detail = await api('GET', `/api/channel/${created.id}`);
+    expect(detail.data).toMatchObject({ type: 17, other: '{"pdf_extracter":{}}' });
+    await context.close();
+  });
+
+  it('tells the key format of the types whose key is not a plain API key', async () => {
+    const { page, context } = await signedIn('/channel/add');
+    const drawer = page.getByRole('dialog', { name: '创建新的渠道' });
+    const type = drawer.getByRole('combobox', { name: '类型' });
+    const pick = async (name: string) => {
+      await type.click();
+      await type.fill(name);
+      await page.locator(`.ant-select-item-option[title="${name}"]`).click();
+    };
+    await drawer.getByText('一行一个密钥：每个密钥都会创建一个渠道。').waitFor();
+    await pick('百度文心千帆');
+    await drawer.getByText('格式：APIKey|SecretKey（千帆 v1 应用的 API Key 与 Secret Key，用竖线分隔）。').waitFor();
+    await pick('智谱 GLM-4V');
+    await drawer.getByText('格式：id.secret（智谱开放平台的 API Key 原样填写，调用时由它签出访问令牌）。').waitFor();
+    await pick('AWS Claude');
+    await drawer.getByText('格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。').waitFor();
+    await context.close();
+  });
+
   it('tests a channel against a local upstream and shows its response time', async () => {
     const api = await apiAs(env.server().baseUrl, 'root', '123456');
     const res = await api('POST', '/api/channel/', {

@@ -200,4 +200,24 @@ describe('the log page', () => {
     expect(((await root('GET', '/api/log/')).data as { total: number }).total).toBe(0);
     await close();
   });
+
+  it('sets how long logs and dashboard data are kept', async () => {
+    const root = await apiAs(env.server().baseUrl, 'root', '123456');
+    const { page, close } = await signedIn('root', '123456');
+    await page.goto('/setting?tab=operation');
+    const card = page.locator('.ant-card').filter({ hasText: '日志设置' }).last();
+    await card.getByLabel('日志保留天数').fill('90');
+    await card.getByLabel('数据看板保留天数').fill('400');
+    await card.getByRole('button', { name: '保存日志保留设置' }).click();
+    await page.getByText('保存成功').first().waitFor();
+    const stored = async () => {
+      const options = (await root('GET', '/api/option/')).data as Array<{ key: string; value: string }>;
+      return Object.fromEntries(options.filter((o) => o.key.endsWith('RetentionDays') && !o.key.startsWith('Responses')).map((o) => [o.key, o.value]));
+    };
+    await poll(stored).toEqual({ LogRetentionDays: '90', QuotaDataRetentionDays: '400' });
+    // The saved values are what the card shows next time.
+    await page.reload();
+    await expect.poll(() => card.getByLabel('日志保留天数').inputValue()).toBe('90');
+    await close();
+  });
 });

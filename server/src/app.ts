@@ -33,6 +33,9 @@ import { consoleErrorBody, consoleFailure, notFoundMessage } from './console/err
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
 import { openRateLimiter } from './services/rate-limit/open.js';
 import { installHttpRateLimits } from './console/rate-limits.js';
+import { IpcBus } from './cluster/ipc-bus.js';
+import { releaseDeadReservations } from './cluster/dead-reservations.js';
+import { assignRequestId, requestIdOf } from './request-id.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -66,6 +69,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Long enough for any Gemini model path (models/{model}:{action}), which the relay lane takes at any length.
     routerOptions: { maxParamLength: 2048 },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
+    genReqId: requestIdOf,
     serverFactory: (handler) => {
       const headersTimeout = config.clientHeadersTimeoutSeconds * 1000;
       const server = http.createServer(
@@ -80,6 +84,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
           keepAliveInitialDelay: 30_000,
         },
         (req, res) => {
+          assignRequestId(req, res);
           if (!lane?.take(req, res)) handler(req, res);
         },
       );
@@ -95,9 +100,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const onLost = (err: Error) => app.log.warn({ err }, 'the database ended an idle connection; the pool opens another');
   const pool = { maxConnections: config.sqlMaxOpenConns, waitTimeoutMs: config.sqlConnWaitTimeoutSeconds * 1000 };
   const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath, onLost, pool));
-  if (config.nodeType === 'master') await migrateToLatest(db);
+  // Under a primary, the primary prepared the database before starting the workers.
+  const preparing = config.nodeType === 'master' && config.workerIndex === 0;
+  if (preparing) await migrateToLatest(db);
+  if (config.workerIndex === 0) await releaseDeadReservations(db, app.log);
   const bus =
     opts.bus ??
+    (config.workerIndex > 0 && !config.redisConnString ? new IpcBus() : null) ??
     (await createBus(
       config.redisConnString,
       {
@@ -109,7 +118,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
   await options.load();
   const accounts = new AccountState(db.kysely);
-  if (config.nodeType === 'master' && (await accounts.ensureRoot(config.rootInitialQuota))) {
+  if (preparing && (await accounts.ensureRoot(config.rootInitialQuota))) {
     app.log.warn('created the super admin "root" with password "123456": change it now');
   }
   await accounts.refresh();
@@ -193,6 +202,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
 
   // Set when the server begins to close: requests still arriving (on kept-alive connections) are turned away.
   let closing = false;
+  // Requests that did not come through the server's entry (injected in tests) get their X-Request-Id here.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!reply.raw.hasHeader('x-request-id')) reply.raw.setHeader('x-request-id', request.id);
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     if (!closing) {
       done();

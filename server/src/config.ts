@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -18,6 +19,13 @@ export interface Config {
   sessionCookieSecure: boolean;
   syncFrequencySeconds: number;
   nodeType: 'master' | 'slave';
+  /**
+   * Processes serving this node (WORKERS; one per core by default, 1 for a single process). Several share the port
+   * through node:cluster under a primary process (cluster/primary.ts).
+   */
+  workers: number;
+  /** This process's worker number under a primary (1..workers), 0 when it is the node's only process. */
+  workerIndex: number;
   frontendBaseUrl: string;
   relayTimeoutSeconds: number;
   streamingTimeoutSeconds: number;
@@ -118,6 +126,14 @@ function int(value: string | undefined, fallback: number): number {
 }
 
 /** A non-negative number (fractions allowed), 0 when unset. */
+/** WORKERS: a whole number of processes, at least 1; unset or 0 means one per core the process may use. */
+function workerCount(value: string | undefined): number {
+  const n = positive(value);
+  if (n === 0) return availableParallelism();
+  if (!Number.isInteger(n)) throw new Error(`WORKERS is not a whole number: ${value}`);
+  return n;
+}
+
 function positive(value: string | undefined): number {
   if (value === undefined || value.trim() === '') return 0;
   const n = Number(value);
@@ -186,6 +202,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionCookieSecure: env.SESSION_COOKIE_SECURE === 'true',
     syncFrequencySeconds: int(env.SYNC_FREQUENCY, 60),
     nodeType: env.NODE_TYPE === 'slave' ? 'slave' : 'master',
+    workers: workerCount(env.WORKERS),
+    workerIndex: int(env.SWITCHYARD_WORKER, 0),
     frontendBaseUrl: (env.FRONTEND_BASE_URL ?? '').replace(/\/+$/, ''),
     relayTimeoutSeconds: seconds(env.RELAY_TIMEOUT, 0),
     streamingTimeoutSeconds: seconds(env.STREAMING_TIMEOUT, 60),

@@ -1,27 +1,49 @@
-import { loadConfig } from './config.js';
+import cluster from 'node:cluster';
+import { pino } from 'pino';
+import { loadConfig, type Config } from './config.js';
 import { buildApp } from './app.js';
 import { gracefulShutdown } from './shutdown.js';
 import { openFilesWarning } from './open-files.js';
 import { adaptHeapGrowth } from './heap-growth.js';
-
-// Collect the old generation once it has grown a fifth past what survived the last full collection, while few calls
-// are in flight (heap-growth.ts says why, and why not with thousands of streams open). The young generation keeps
-// V8's default size (16 MB semi-spaces): at 8 MB, first bytes with 5,000 streams open came ~30 ms later at p99.
-adaptHeapGrowth();
+import { runPrimary } from './cluster/primary.js';
 
 const LISTEN_BACKLOG = 4096;
 
-/** Process entry: start the server; SIGINT/SIGTERM shut it down within SHUTDOWN_TIMEOUT (shutdown.ts). */
+/**
+ * Process entry. With WORKERS above 1 (one per core by default) this process becomes the node's primary and starts
+ * the workers (cluster/primary.ts); each worker, or the only process, runs the server. SIGINT/SIGTERM shut it down
+ * within SHUTDOWN_TIMEOUT (shutdown.ts).
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
+  if (cluster.isPrimary && config.workers > 1) await primary(config);
+  else await serve(config);
+}
+
+async function primary(config: Config): Promise<void> {
+  const log = pino({ level: config.logLevel });
+  const node = await runPrimary(config, config.workers, log);
+  process.on('SIGINT', () => node.shutdown('SIGINT'));
+  process.on('SIGTERM', () => node.shutdown('SIGTERM'));
+  await node.done;
+  process.exit(0);
+}
+
+async function serve(config: Config): Promise<void> {
+  // Collect the old generation once it has grown a fifth past what survived the last full collection, while few
+  // calls are in flight (heap-growth.ts says why, and why not with thousands of streams open). The young generation
+  // keeps V8's default size (16 MB semi-spaces): at 8 MB, first bytes with 5,000 streams open came ~30 ms later.
+  adaptHeapGrowth();
   const app = await buildApp(config);
   const files = openFilesWarning(config.upstreamMaxConnections);
   if (files) app.log.warn(files);
   const shutdown = gracefulShutdown(app, { timeoutMs: config.shutdownTimeoutSeconds * 1000 });
-  process.on('SIGINT', () => shutdown('SIGINT'));
+  // A worker takes its orders from the primary (SIGTERM); Ctrl-C in a terminal reaches the whole process group, and
+  // counted here as well it would be a second signal, which skips draining.
+  process.on('SIGINT', () => (config.workerIndex > 0 ? undefined : shutdown('SIGINT')));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   // A burst of clients connecting at once waits in the accept queue; Node's 511 would drop SYNs past it (the kernel
-  // caps this at net.core.somaxconn).
+  // caps this at net.core.somaxconn). Under a primary, the primary listens and hands connections to the workers.
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
 }
 

@@ -55,6 +55,8 @@ export interface ChannelTypeInfo {
   openaiFormat: boolean;
   /** Models offered for a new channel of this type. */
   models: readonly string[];
+  /** What the channel key looks like, shown under the key field, for types whose key is not a plain API key. */
+  keyHint?: string;
 }
 
 const OPENAI_MODELS = [
@@ -127,15 +129,12 @@ const MIDJOURNEY_MODELS = [
   'swap_face',
 ] as const;
 
-const t = (value: number, name: string, baseUrl: string, openaiFormat: boolean, models: readonly string[]): ChannelTypeInfo => ({
-  value,
-  name,
-  baseUrl,
-  openaiFormat,
-  models,
-});
+const t = (value: number, name: string, baseUrl: string, openaiFormat: boolean, models: readonly string[], keyHint?: string): ChannelTypeInfo =>
+  keyHint === undefined ? { value, name, baseUrl, openaiFormat, models } : { value, name, baseUrl, openaiFormat, models, keyHint };
 
 const T = CHANNEL_TYPE;
+
+const ZHIPU_KEY_HINT = '格式：id.secret（智谱开放平台的 API Key 原样填写，调用时由它签出访问令牌）。';
 
 /** Every selectable type, in the order the channel form lists them. */
 export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
@@ -145,22 +144,36 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   t(T.SUNO, 'Suno API', '', false, ['suno_music', 'suno_lyrics']),
   t(T.OLLAMA, 'Ollama', 'http://localhost:11434', true, ['llama3.3', 'llama3.2', 'llama3.1', 'qwen3', 'qwen2.5', 'deepseek-r1', 'gemma3', 'mistral', 'nomic-embed-text']),
   t(T.ANTHROPIC, 'Anthropic Claude', 'https://api.anthropic.com', false, CLAUDE_MODELS),
-  t(T.AWS, 'AWS Claude', '', false, CLAUDE_MODELS),
-  t(T.VERTEX_AI, 'Vertex AI', '', false, [...GEMINI_MODELS, ...CLAUDE_MODELS]),
+  t(T.AWS, 'AWS Claude', '', false, CLAUDE_MODELS, '格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。'),
+  t(T.VERTEX_AI, 'Vertex AI', '', false, [...GEMINI_MODELS, ...CLAUDE_MODELS], 'Vertex AI 的密钥是服务账号的 JSON 密钥文件内容（整段 JSON）。'),
   t(T.AZURE, 'Azure OpenAI', '', false, OPENAI_MODELS),
   t(T.GEMINI, 'Google Gemini', 'https://generativelanguage.googleapis.com', false, GEMINI_MODELS),
   t(T.COHERE, 'Cohere', 'https://api.cohere.ai', false, ['command-a-03-2025', 'command-r-plus', 'command-r', 'command-r7b-12-2024', 'embed-multilingual-v3.0', 'embed-english-v3.0', 'rerank-multilingual-v3.0', 'rerank-english-v3.0']),
-  t(T.BAIDU, '百度文心千帆', 'https://aip.baidubce.com', false, ['ERNIE-4.0-8K', 'ERNIE-4.0-Turbo-8K', 'ERNIE-3.5-8K', 'ERNIE-3.5-128K', 'ERNIE-Speed-128K', 'ERNIE-Lite-8K', 'ERNIE-Tiny-8K', 'Embedding-V1', 'bge-large-zh']),
+  t(
+    T.BAIDU,
+    '百度文心千帆',
+    'https://aip.baidubce.com',
+    false,
+    ['ERNIE-4.0-8K', 'ERNIE-4.0-Turbo-8K', 'ERNIE-3.5-8K', 'ERNIE-3.5-128K', 'ERNIE-Speed-128K', 'ERNIE-Speed-8K', 'ERNIE-Lite-8K', 'ERNIE-Tiny-8K', 'ERNIE-Character-8K', 'ERNIE-Functions-8K', 'Embedding-V1', 'bge-large-zh', 'bge-large-en', 'tao-8k'],
+    '格式：APIKey|SecretKey（千帆 v1 应用的 API Key 与 Secret Key，用竖线分隔）。',
+  ),
   t(T.BAIDU_V2, '百度千帆 V2', 'https://qianfan.baidubce.com', true, ['ernie-4.5-turbo-128k', 'ernie-4.0-turbo-8k', 'ernie-3.5-8k', 'ernie-x1-turbo-32k', 'ernie-speed-128k']),
-  t(T.ALI, '阿里通义千问', 'https://dashscope.aliyuncs.com', false, ['qwen-max', 'qwen-plus', 'qwen-turbo', 'qwen-long', 'qwen3-235b-a22b', 'qwen3-32b', 'qwen-vl-max', 'text-embedding-v3']),
+  t(T.ALI, '阿里通义千问', 'https://dashscope.aliyuncs.com', false, ['qwen-max', 'qwen-plus', 'qwen-turbo', 'qwen-long', 'qwen3-235b-a22b', 'qwen3-32b', 'qwen-vl-max', 'text-embedding-v4', 'text-embedding-v3', 'wanx2.1-t2i-turbo', 'wanx2.1-t2i-plus', 'wanx-v1'], '阿里云百炼（DashScope）的 API Key，例如 sk-xxxx。'),
   t(T.XUNFEI, '讯飞星火认知', '', false, ['SparkDesk-v4.0', 'SparkDesk-v3.5', 'SparkDesk-v3.1', 'SparkDesk-v2.1', 'SparkDesk-v1.1']),
-  t(T.ZHIPU, '智谱 ChatGLM', 'https://open.bigmodel.cn', false, ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite']),
-  t(T.ZHIPU_V4, '智谱 GLM-4V', 'https://open.bigmodel.cn', false, ['glm-4.5', 'glm-4.5-air', 'glm-4-plus', 'glm-4', 'glm-4-air', 'glm-4-flash', 'glm-4v', 'glm-4v-plus', 'embedding-3']),
+  t(T.ZHIPU, '智谱 ChatGLM', 'https://open.bigmodel.cn', false, ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'], ZHIPU_KEY_HINT),
+  t(
+    T.ZHIPU_V4,
+    '智谱 GLM-4V',
+    'https://open.bigmodel.cn',
+    false,
+    ['glm-4.5', 'glm-4.5-air', 'glm-4-plus', 'glm-4', 'glm-4-air', 'glm-4-flash', 'glm-4v', 'glm-4v-plus', 'glm-4v-flash', 'embedding-3', 'embedding-2'],
+    ZHIPU_KEY_HINT,
+  ),
   t(T.PALM, 'Google PaLM2', '', false, ['chat-bison-001']),
   t(T.CLOUDFLARE, 'Cloudflare', 'https://api.cloudflare.com', false, ['@cf/meta/llama-3.3-70b-instruct-fp8-fast', '@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwen2.5-coder-32b-instruct', '@cf/deepseek-ai/deepseek-r1-distill-qwen-32b', '@cf/baai/bge-m3']),
   t(T.MOONSHOT, 'Moonshot', 'https://api.moonshot.cn', true, ['kimi-k2-0711-preview', 'moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k', 'moonshot-v1-auto']),
   t(T.AI360, '360 智脑', 'https://api.360.cn', true, ['360gpt2-pro', '360gpt-pro', '360gpt-turbo', '360gpt-turbo-responsibility-8k', 'embedding-bert-512-v1']),
-  t(T.TENCENT, '腾讯混元', 'https://hunyuan.tencentcloudapi.com', false, ['hunyuan-turbos-latest', 'hunyuan-turbo', 'hunyuan-large', 'hunyuan-standard', 'hunyuan-lite', 'hunyuan-embedding']),
+  t(T.TENCENT, '腾讯混元', 'https://hunyuan.tencentcloudapi.com', false, ['hunyuan-turbos-latest', 'hunyuan-t1-latest', 'hunyuan-turbo', 'hunyuan-large', 'hunyuan-standard', 'hunyuan-lite', 'hunyuan-functioncall', 'hunyuan-vision'], '格式：AppId|SecretId|SecretKey，例如 1300000000|AKIDxxxx|xxxx（在腾讯云访问管理中创建 API 密钥）。'),
   t(T.LINGYIWANWU, '零一万物', 'https://api.lingyiwanwu.com', true, ['yi-lightning', 'yi-large', 'yi-medium', 'yi-spark', 'yi-vision']),
   t(T.MINIMAX, 'MiniMax', 'https://api.minimax.chat', false, ['MiniMax-M1', 'MiniMax-Text-01', 'abab6.5s-chat', 'abab6.5g-chat', 'embo-01']),
   t(T.DIFY, 'Dify', 'https://api.dify.ai', false, ['dify']),

@@ -6,3 +6,4 @@ export * from './redemptions.js';
 export * from './pricing.js';
 export * from './topup.js';
 export * from './channel-types.js';
+export * from './async-tasks.js';

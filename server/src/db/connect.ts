@@ -1,6 +1,17 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, type Dialect as KyselyDialect, type MysqlPool as KyselyMysqlPool } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  MysqlDialect,
+  PostgresDialect,
+  SqliteDialect,
+  SqliteDriver,
+  type DatabaseConnection,
+  type Dialect as KyselyDialect,
+  type MysqlPool as KyselyMysqlPool,
+  type SqliteDialectConfig,
+} from 'kysely';
 import type { Database } from './schema.js';
 import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { registerSqliteHandle } from './sqlite-handle.js';
@@ -28,6 +39,24 @@ export function mysqlUri(dsn: string): string {
   if (!m) throw new Error('SQL_DSN is neither postgres://, mysql:// nor user:pass@tcp(host:port)/db');
   const [, user, pass = '', hostPort, dbName] = m;
   return `mysql://${encodeURIComponent(user)}:${encodeURIComponent(pass)}@${hostPort}/${dbName}`;
+}
+
+/**
+ * Transactions that take SQLite's write lock when they begin (BEGIN IMMEDIATE, waiting up to busy_timeout for it).
+ * The default deferred transaction reads first and asks for the lock at its first write; when another process (a
+ * worker of the same node) wrote in between, that fails at once with SQLITE_BUSY — busy_timeout does not apply to
+ * it. db/sqlite-writers.test.ts shows both.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+function immediateSqliteDialect(config: SqliteDialectConfig): SqliteDialect {
+  const dialect = new SqliteDialect(config);
+  dialect.createDriver = () => new ImmediateSqliteDriver(config);
+  return dialect;
 }
 
 async function openSqlite(file: string): Promise<SqliteDatabase> {
@@ -106,7 +135,7 @@ export async function connect(sqlDsn: string, sqlitePath: string, onLost: LostCo
   const dialect = dialectOf(sqlDsn);
   if (dialect === 'sqlite') {
     const database = await openSqlite(sqlDsn.startsWith('sqlite:') ? sqlDsn.slice('sqlite:'.length) : sqlitePath);
-    const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(database) }) });
+    const kysely = new Kysely<Database>({ dialect: immediateSqliteDialect({ database: withStatementCache(database) }) });
     registerSqliteHandle(kysely, database);
     return { kysely, dialect, close: () => kysely.destroy() };
   }

@@ -9,6 +9,7 @@ import * as settlementBatches from './migrations/006_settlement_batches.js';
 import * as emailCodes from './migrations/007_email_codes.js';
 import * as tasks from './migrations/008_tasks.js';
 import * as taskMoney from './migrations/009_task_money.js';
+import * as reservations from './migrations/010_reservations.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -24,6 +25,7 @@ const migrations: Record<string, DialectMigration> = {
   '007_email_codes': emailCodes,
   '008_tasks': tasks,
   '009_task_money': taskMoney,
+  '010_reservations': reservations,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -155,6 +155,17 @@ export interface MidjourneysTable {
   token_quota: number;
 }
 
+/** Balance reserved by a call in flight (store/reservations.ts). */
+export interface ReservationsTable {
+  id: string;
+  /** The process holding it: host/pid. */
+  holder: string;
+  user_id: number;
+  token_id: number;
+  amount: number;
+  created_at: number;
+}
+
 /** One background job run by one node of a deployment: who holds it, and until when (ms). */
 export interface JobLeasesTable {
   name: string;
@@ -261,6 +272,7 @@ export interface Database {
   email_codes: EmailCodesTable;
   email_sends: EmailSendsTable;
   job_leases: JobLeasesTable;
+  reservations: ReservationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -6,6 +6,7 @@ import type { JobRunner } from './runner.js';
 import { usageFlushJob } from './usage-flush.js';
 import { emailCodesCleanupJob } from './email-codes-cleanup.js';
 import { taskPollerJob } from './task-poller.js';
+import { logRetentionJob } from './log-retention.js';
 import { TASK_PLATFORMS } from '../relay/tasks/index.js';
 
 export { JobRunner, type Job } from './runner.js';
@@ -17,5 +18,6 @@ export function registerJobs(runner: JobRunner, ctx: AppContext): void {
   runner.add(channelBalancesJob(ctx));
   runner.add(responsesRetentionJob(ctx.responses));
   runner.add(emailCodesCleanupJob(ctx.emailCodes));
+  runner.add(logRetentionJob(ctx.db.kysely, ctx.options));
   for (const platform of TASK_PLATFORMS) runner.add(taskPollerJob(ctx, platform));
 }

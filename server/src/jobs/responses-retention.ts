@@ -4,7 +4,7 @@ import type { Job } from './runner.js';
 export const RESPONSES_RETENTION_JOB = 'responses-retention';
 
 /**
- * Deletes kept Responses older than ResponsesRetentionDays, hourly, on the master node only (one deletion per
+ * Deletes kept Responses older than ResponsesRetentionDays, hourly, on one master node only, the holder of its lease (one deletion per
  * deployment). Reads already ignore expired responses; this frees their space. A Redis store expires its own keys.
  */
 export function responsesRetentionJob(responses: Pick<ResponsesKeeper, 'expire'>): Job {
@@ -12,6 +12,7 @@ export function responsesRetentionJob(responses: Pick<ResponsesKeeper, 'expire'>
     name: RESPONSES_RETENTION_JOB,
     interval: () => 3_600_000,
     masterOnly: true,
+    leased: true,
     run: async () => {
       await responses.expire();
     },

@@ -11,6 +11,7 @@ export const taskPollerJobName = (platform: TaskPlatform) => `task-poller:${plat
 export function taskPollerJob(ctx: AppContext, platform: TaskPlatform): Job {
   return {
     name: taskPollerJobName(platform),
+    masterOnly: true,
     leased: true,
     interval: () => (ctx.config.updateTask ? ctx.config.taskPollIntervalSeconds * 1000 : 0),
     run: () => platform.poll(ctx),

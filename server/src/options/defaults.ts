@@ -196,6 +196,10 @@ export const OPTION_DEFAULTS = {
   ChatLink2: '',
   // Logs
   LogConsumeEnabled: true,
+  /** Logs older than this many days are deleted by the log-retention job (0: kept for ever). */
+  LogRetentionDays: 0,
+  /** The data dashboard's hourly roll-ups (quota_data) older than this many days are deleted (0: kept for ever). */
+  QuotaDataRetentionDays: 0,
   // Responses API state: responses the gateway converts are kept so clients can continue them by reference
   ResponsesRetentionDays: 30,
   /** A response whose response object and input together pass this is not kept (a later reference gets a 400). */

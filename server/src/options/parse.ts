@@ -27,6 +27,8 @@ const LABELS: Partial<Record<OptionKey, string>> = {
   ModelRequestRateLimitDurationMinutes: '限制周期',
   ModelRequestRateLimitCount: '用户每周期最多请求次数',
   ModelRequestRateLimitSuccessCount: '用户每周期最多请求完成次数',
+  LogRetentionDays: '日志保留天数',
+  QuotaDataRetentionDays: '数据看板保留天数',
 };
 
 /** String options that take one of a few values. */
@@ -52,12 +54,15 @@ const MINIMUMS: Partial<Record<OptionKey, number>> = {
   ModelRequestRateLimitDurationMinutes: 1,
   ModelRequestRateLimitCount: 0,
   ModelRequestRateLimitSuccessCount: 1,
+  LogRetentionDays: 0,
+  QuotaDataRetentionDays: 0,
 };
 
 const INTEGER_KEYS = new Set<OptionKey>([
   'QuotaPerUnit', 'RetryTimes', 'SMTPPort', 'QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter',
   'QuotaForInvitee', 'DataExportInterval', 'QuotaRemindThreshold', 'StreamCacheQueueLength',
   'ModelRequestRateLimitDurationMinutes', 'ModelRequestRateLimitCount', 'ModelRequestRateLimitSuccessCount',
+  'LogRetentionDays', 'QuotaDataRetentionDays',
 ]);
 
 /** Maps whose values must be non-negative numbers (ratios and prices). */

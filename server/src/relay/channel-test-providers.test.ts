@@ -184,6 +184,63 @@ describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non
     });
   });
 
+  describe('Zhipu GLM v4 (26) and ChatGLM v3 (16)', () => {
+    let v4: { good: number; bad: number };
+    let v3: { good: number; bad: number };
+    beforeAll(async () => {
+      v4 = await pair({ ...upstreams.channels.zhipu, models: 'glm-4-flash,embedding-3' }, 'zp-mock-id.wrong-secret');
+      v3 = await pair({ ...upstreams.channels.zhipuV3, models: 'chatglm_turbo' }, 'zp-mock-id.wrong-secret');
+    });
+
+    it('tests each with a real call under a token made from the key, and reports a token Zhipu refuses', async () => {
+      expect(await testChannel(v4.good)).toMatchObject({ success: true, message: '' });
+      expect(upstreams.zhipu.requests.at(-1)!).toMatchObject({ path: '/api/paas/v4/chat/completions', json: { model: 'glm-4-flash', max_tokens: 10 } });
+      expect(await testChannel(v4.good, 'embedding-3')).toMatchObject({ success: true, message: '' });
+      expect(upstreams.zhipu.requests.at(-1)!).toMatchObject({ path: '/api/paas/v4/embeddings', json: { model: 'embedding-3', input: 'hello world' } });
+      expect(await testChannel(v3.good)).toMatchObject({ success: true, message: '' });
+      expect(upstreams.zhipu.requests.at(-1)!.path).toBe('/api/paas/v3/model-api/chatglm_turbo/invoke');
+      const refused = 'Authorization Token非法，请确认Authorization Token正确传递。';
+      expect(await testChannel(v4.bad)).toMatchObject({ success: false, message: refused });
+      // v3 refuses in a 200 body: the test fails all the same.
+      expect(await testChannel(v3.bad)).toMatchObject({ success: false, message: refused });
+    });
+
+    it('answers the type’s default models, without calling the upstream', async () => {
+      const calls = upstreams.zhipu.requests.length;
+      expect(await fetchModels(v4.good)).toMatchObject({ success: true, data: [...defaultModels(26)] });
+      expect(await fetchModels(v3.good)).toMatchObject({ success: true, data: [...defaultModels(16)] });
+      expect(upstreams.zhipu.requests.length).toBe(calls);
+    });
+  });
+
+  describe('Baidu ERNIE (15)', () => {
+    let ids: { good: number; bad: number };
+    beforeAll(async () => {
+      ids = await pair({ ...upstreams.channels.baidu, models: 'ERNIE-Speed-128K,Embedding-V1' }, 'bd-mock-api-key|wrong-secret');
+    });
+
+    it('tests the channel with a real call under an exchanged access token, chat and embeddings', async () => {
+      expect(await testChannel(ids.good)).toMatchObject({ success: true, message: '' });
+      const sent = upstreams.baidu.requests.at(-1)!;
+      expect(sent.path).toMatch(/^\/rpc\/2\.0\/ai_custom\/v1\/wenxinworkshop\/chat\/ernie-speed-128k\?access_token=24\./);
+      expect(sent.json).toEqual({ messages: [{ role: 'user', content: 'hi' }], max_output_tokens: 10 });
+      expect(await testChannel(ids.good, 'Embedding-V1')).toMatchObject({ success: true, message: '' });
+      expect(upstreams.baidu.requests.at(-1)!.json).toEqual({ input: ['hello world'] });
+    });
+
+    it('reports a key Baidu refuses at the token exchange, and an error Qianfan puts in a 200 answer', async () => {
+      expect(await testChannel(ids.bad)).toMatchObject({ success: false, message: '百度文心获取 access_token 失败：HTTP 401 invalid_client' });
+      // An endpoint Qianfan does not serve answers error 3 with HTTP 200: the test fails all the same.
+      expect(await testChannel(ids.good, 'ERNIE-No-Such-Model')).toMatchObject({ success: false, message: 'Unsupported openapi method' });
+    });
+
+    it('answers the type’s default models, without calling the upstream', async () => {
+      const calls = upstreams.baidu.requests.length;
+      expect(await fetchModels(ids.good)).toMatchObject({ success: true, data: [...defaultModels(15)] });
+      expect(upstreams.baidu.requests.length).toBe(calls);
+    });
+  });
+
   describe('Cloudflare Workers AI (39)', () => {
     let ids: { good: number; bad: number };
     let noAccount: number;

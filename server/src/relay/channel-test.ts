@@ -45,8 +45,11 @@ export async function testChannel(ctx: AppContext, channel: RoutedChannel, model
     const res = await ctx.relay.upstream.send(req, timeout);
     const text = await res.body.text();
     const timeMs = Date.now() - started;
-    if (res.statusCode < 200 || res.statusCode >= 300) {
-      const parsed = provider.parseError?.(res.statusCode, text, res.headers) ?? wireCodec(up.wire).parseError(res.statusCode, text);
+    const ok = res.statusCode >= 200 && res.statusCode < 300;
+    // An error the upstream reports inside a 2xx answer fails the test like any other.
+    const status = ok ? (provider.answerError?.(up, text) ?? null) : res.statusCode;
+    if (status !== null) {
+      const parsed = provider.parseError?.(status, text, res.headers) ?? wireCodec(up.wire).parseError(status, text);
       return { success: false, message: parsed.message, timeMs };
     }
     try {

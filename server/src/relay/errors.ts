@@ -13,6 +13,8 @@ export class RelayError extends AppError {
   param?: string;
   /** Seconds after which trying again may succeed (Retry-After), when the gateway can tell. */
   retryAfter?: number;
+  /** The upstream refused the channel's credentials before the call itself (an access-token exchange). */
+  credentialsRefused?: boolean;
 
   constructor(
     status: number,

@@ -6,6 +6,9 @@ import { CLAUDE_FIELDS } from './providers/claude/fields.js';
 import { COHERE_FIELDS } from './providers/cohere/fields.js';
 import type { FieldRule, WirePolicy } from './providers/field-policy.js';
 import { GEMINI_FIELDS } from './providers/gemini/fields.js';
+import { HUNYUAN_FIELDS } from './providers/hunyuan/fields.js';
+import { BAIDU_FIELDS } from './providers/baidu/fields.js';
+import { ZHIPU_V3_FIELDS } from './providers/zhipu/v3-fields.js';
 import type { ClientFormat } from './types.js';
 
 /*
@@ -26,6 +29,9 @@ const TARGETS: readonly Target[] = [
   { name: 'Claude (Anthropic, Bedrock, Vertex)', same: 'claude', policy: CLAUDE_FIELDS },
   { name: 'Gemini (Gemini, Vertex)', same: 'gemini', policy: GEMINI_FIELDS },
   { name: 'Cohere', same: null, policy: COHERE_FIELDS },
+  { name: 'Tencent Hunyuan', same: null, policy: HUNYUAN_FIELDS },
+  { name: 'Zhipu v3 (ChatGLM)', same: null, policy: ZHIPU_V3_FIELDS },
+  { name: 'Baidu ERNIE (Qianfan v1)', same: null, policy: BAIDU_FIELDS },
 ];
 
 /** OpenAI chat clients send the canonical request itself: a row per field any wire has a rule for. */

@@ -5,6 +5,7 @@ import { contentEncoding, decodeBody } from './body.js';
 import { allowBrowsers } from './cors.js';
 import { RelayError, shuttingDown } from './errors.js';
 import type { RelayExchange } from './exchange.js';
+import { requestIdOf } from '../request-id.js';
 import { guarded, writeError, type RelayEndpoint } from './routes/endpoint.js';
 
 /*
@@ -25,11 +26,9 @@ export interface LaneOptions {
 
 type Match = { endpoint: RelayEndpoint; param: string };
 
-let sequence = 0;
-
 /** One call taken by the lane, with its body read whole. */
 class LaneExchange implements RelayExchange {
-  readonly id = `relay-${(++sequence).toString(36)}`;
+  readonly id: string;
   private address: string | undefined;
   private parsedQuery: Record<string, unknown> | undefined;
   /**
@@ -46,6 +45,7 @@ class LaneExchange implements RelayExchange {
     private readonly trust: LaneOptions['trust'],
   ) {
     this.peerAddress = req.socket.remoteAddress ?? '';
+    this.id = requestIdOf(req);
   }
 
   get headers(): IncomingHttpHeaders {

@@ -39,7 +39,7 @@ export interface RelayInput {
 const RATE_LIMITED_MESSAGE = '当前分组上游负载已饱和，请稍后再试';
 
 /** status_code_mapping: {"400": "500"} turns an upstream 400 into a 500 before the retry decision. */
-function mapStatus(channel: RoutedChannel, status: number): number {
+export function mapStatus(channel: RoutedChannel, status: number): number {
   const mapped = channel.statusCodeMapping[String(status)];
   const n = mapped === undefined ? NaN : Number(mapped);
   return Number.isInteger(n) && n >= 100 && n <= 599 ? n : status;
@@ -77,6 +77,16 @@ function trusted(caller: Caller, estimate: number): boolean {
 function pricingOf(ctx: AppContext, call: ClientCall, group: string): Pricing {
   const base = pricingFor(ctx.options, call.model, group);
   return call.mode === 'images' && call.json ? scaledPricing(base, imagePriceFactor(call.model, call.json)) : base;
+}
+
+/** An image call that delivered fewer images than it asked for (an async task that made only some) pays for those. */
+function pricingDelivered(ctx: AppContext, call: ClientCall, group: string, pricing: Pricing, delivery: Delivery): Pricing {
+  const made = delivery.images;
+  if (call.mode !== 'images' || made === undefined || !call.json) return pricing;
+  const asked = typeof call.json.n === 'number' && call.json.n > 0 ? call.json.n : 1;
+  if (made >= asked) return pricing;
+  const base = pricingFor(ctx.options, call.model, group);
+  return scaledPricing(base, made === 0 ? 0 : imagePriceFactor(call.model, { ...call.json, n: made }));
 }
 
 export async function relayCall(ctx: AppContext, input: RelayInput): Promise<void> {
@@ -152,11 +162,14 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         if (err instanceof RelayError && err.local) throw err;
         lastError = err instanceof RelayError ? err : unreachableUpstream();
         breaker.failure(channel.id);
+        if (lastError.credentialsRefused) {
+          void reportChannelFailure(ctx, channel, { status: 401, code: lastError.code ?? '', type: 'authentication_error', message: lastError.message, credentials: true });
+        }
         continue;
       }
-      const pending = buffered ? ctx.relay.upstream.fetch(req) : ctx.relay.upstream.stream(req);
+      const pending = buffered ? (provider.fetch?.(up, req, ctx.relay.upstream) ?? ctx.relay.upstream.fetch(req)) : ctx.relay.upstream.stream(req);
       cancel = () => pending.cancel();
-      const outcome = await answerOf(pending);
+      const outcome = await answerOf(pending, provider.answerError && ((body) => provider.answerError!(up, body)));
       if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;
       if (outcome.kind === 'busy') {
         // The gateway's own limit, not the channel's failure: another channel (origin) may have room.
@@ -192,7 +205,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       breaker.success(channel.id);
       const delivering = deliver(provider, up, answer, res, () => clientGone, () => stopped);
       const delivery = delivering instanceof Promise ? await delivering : delivering;
-      settle(ctx, input, { pricing, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
+      const billed = pricingDelivered(ctx, call, caller.group, pricing, delivery);
+      settle(ctx, input, { pricing: billed, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
       // A Responses answer the gateway produced is kept now that the client has it (written later, batched).
       call.turn?.delivered();
       return;
@@ -259,11 +273,21 @@ type AttemptOutcome =
 
 const ok = (status: number) => status >= 200 && status < 300;
 
-async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptOutcome> {
+/** The status an error inside a 2xx answer stands for (Provider.answerError), null for a real answer. */
+type ErrorInAnswer = (body: string) => number | null;
+
+const isEventStream = (headers: IncomingHttpHeaders) => String(headers['content-type'] ?? '').includes('text/event-stream');
+
+async function answerOf(pending: BufferedCall | StreamingCall, errorIn?: ErrorInAnswer): Promise<AttemptOutcome> {
   if ('answer' in pending) {
     try {
       const answer = await pending.answer;
-      if (ok(answer.statusCode)) return { kind: 'answer', answer };
+      if (ok(answer.statusCode)) {
+        if (!errorIn) return { kind: 'answer', answer };
+        const text = utf8.decode(answer.body);
+        const status = errorIn(text);
+        return status === null ? { kind: 'answer', answer } : { kind: 'refused', statusCode: status, headers: answer.headers, text };
+      }
       return { kind: 'refused', statusCode: answer.statusCode, headers: answer.headers, text: utf8.decode(answer.body) };
     } catch (err) {
       if (err instanceof UpstreamBusy) return { kind: 'busy' };
@@ -278,8 +302,11 @@ async function answerOf(pending: BufferedCall | StreamingCall): Promise<AttemptO
   } catch (err) {
     return { kind: err instanceof UpstreamBusy ? 'busy' : 'unreachable' };
   }
-  if (ok(res.statusCode)) return { kind: 'answer', answer: res };
-  return { kind: 'refused', statusCode: res.statusCode, headers: res.headers, text: await res.text() };
+  if (ok(res.statusCode) && (!errorIn || isEventStream(res.headers))) return { kind: 'answer', answer: res };
+  const text = await res.text();
+  // A stream call answered with a body that is not a stream: the error the upstream put in its place.
+  const status = ok(res.statusCode) ? (errorIn?.(text) ?? 502) : res.statusCode;
+  return { kind: 'refused', statusCode: status, headers: res.headers, text };
 }
 
 function refund(ctx: AppContext, reservation: Reservation): void {

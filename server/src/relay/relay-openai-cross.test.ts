@@ -9,8 +9,8 @@ import { countTextTokens } from './tokenizer.js';
 
 /*
  * The official openai SDK's chat completions against every channel type that does not speak OpenAI's chat body
- * (or speaks it under another path): Claude, Gemini, Bedrock, Vertex (Claude and Gemini models), Cohere and
- * Cloudflare. Each lane is one channel type against its mock; every call's bill is checked against the formula for
+ * (or speaks it under another path): Claude, Gemini, Bedrock, Vertex (Claude and Gemini models), Cohere,
+ * Cloudflare, Zhipu (v4 and v3) and Baidu. Each lane is one channel type against its mock; every call's bill is checked against the formula for
  * the usage the upstream reported.
  */
 
@@ -171,6 +171,75 @@ const LANES: Lane[] = [
       '@cf/meta/llama-3.1-8b-instruct-cut': 'mock-cut',
       '@cf/meta/llama-3.1-8b-instruct-400': 'mock-400',
       '@cf/meta/llama-3.1-8b-instruct-429': 'mock-429',
+    },
+  },
+  {
+    name: 'Zhipu GLM v4 (26)',
+    upstream: 'zhipu',
+    price: { ratio: 0.05, completion: 1 },
+    cacheRatio: 1,
+    plain: { model: 'glm-4-flash', text: 'Hello from the Zhipu GLM mock.', tokens: { prompt: 9, completion: 8 } },
+    tools: { model: 'glm-4-flash-tools', name: 'get_weather', args: { city: 'Beijing' }, tokens: { prompt: 152, completion: 12 } },
+    length: { model: 'glm-4-flash-length', tokens: { prompt: 9, completion: 16 } },
+    noUsage: 'glm-4-flash-no-usage',
+    cut: 'glm-4-flash-cut',
+    errors: [
+      ['glm-4-flash-400', 400],
+      ['glm-4-flash-429', 429],
+    ],
+    mapping: {
+      'glm-4-flash-tools': 'mock-tool-call',
+      'glm-4-flash-length': 'mock-max-tokens',
+      'glm-4-flash-no-usage': 'mock-no-usage',
+      'glm-4-flash-cut': 'mock-cut',
+      'glm-4-flash-400': 'mock-400',
+      'glm-4-flash-429': 'mock-429',
+    },
+  },
+  {
+    name: 'Zhipu ChatGLM v3 (16)',
+    upstream: 'zhipuV3',
+    price: { ratio: 0.3, completion: 1 },
+    cacheRatio: 1,
+    plain: { model: 'chatglm_turbo', text: 'Hello from the ChatGLM v3 mock.', tokens: { prompt: 12, completion: 9 } },
+    noUsage: 'chatglm_turbo-no-usage',
+    cut: 'chatglm_turbo-cut',
+    // Zhipu v3 reports these in a 200 body: the status each code stands for.
+    errors: [
+      ['chatglm_turbo-prompt-too-long', 400],
+      ['chatglm_turbo-concurrency', 429],
+    ],
+    mapping: {
+      'chatglm_turbo-no-usage': 'mock-no-usage',
+      'chatglm_turbo-cut': 'mock-cut',
+      'chatglm_turbo-prompt-too-long': 'mock-prompt-too-long',
+      'chatglm_turbo-concurrency': 'mock-concurrency',
+    },
+  },
+  {
+    name: 'Baidu ERNIE (15)',
+    upstream: 'baidu',
+    price: { ratio: 0.6, completion: 2 },
+    cacheRatio: 1,
+    plain: { model: 'ERNIE-3.5-8K', text: 'Hello from the ERNIE mock.', tokens: { prompt: 7, completion: 6 } },
+    tools: { model: 'ERNIE-3.5-8K-tools', name: 'get_weather', args: { city: 'Shanghai' }, tokens: { prompt: 118, completion: 31 } },
+    length: { model: 'ERNIE-3.5-8K-length', tokens: { prompt: 7, completion: 16 } },
+    noUsage: 'ERNIE-3.5-8K-no-usage',
+    cut: 'ERNIE-3.5-8K-cut',
+    // Every ERNIE event carries the usage so far: the prompt of a cut stream is the upstream's.
+    cutPrompt: 7,
+    // Qianfan reports these in a 200 body: the status each code stands for.
+    errors: [
+      ['ERNIE-3.5-8K-invalid-param', 400],
+      ['ERNIE-3.5-8K-rate-limit', 429],
+    ],
+    mapping: {
+      'ERNIE-3.5-8K-tools': 'mock-tool-call',
+      'ERNIE-3.5-8K-length': 'mock-max-tokens',
+      'ERNIE-3.5-8K-no-usage': 'mock-no-usage',
+      'ERNIE-3.5-8K-cut': 'mock-cut',
+      'ERNIE-3.5-8K-invalid-param': 'mock-invalid-param',
+      'ERNIE-3.5-8K-rate-limit': 'mock-rate-limit',
     },
   },
 ];

@@ -28,6 +28,8 @@ export interface Delivery {
   completed: boolean;
   /** Extra facts for the log (e.g. that usage was counted here, or the answer was cut). */
   note: string;
+  /** Images a converted image answer carries (an upstream may make fewer than asked): what the call is charged for. */
+  images?: number;
 }
 
 const EMPTY = Buffer.alloc(0);
@@ -306,7 +308,9 @@ export function deliverConvertedJson(
   const bytes = Buffer.from(JSON.stringify(convert.encode(answer)));
   out.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
   out.end(bytes);
-  return { usage, firstTokenAt, completed: true, note: reported ? '' : UNREPORTED_NOTE };
+  const delivery: Delivery = { usage, firstTokenAt, completed: true, note: reported ? '' : UNREPORTED_NOTE };
+  if (call.mode === 'images' && Array.isArray(answer.data)) delivery.images = answer.data.length;
+  return delivery;
 }
 
 function parseObject(body: Buffer): Record<string, unknown> | null {

@@ -4,12 +4,21 @@ import type { OptionReader } from '../options/index.js';
 import type { ChatChunk } from './formats/openai/chat.js';
 import type { ParsedUpstreamError } from './formats/openai/errors.js';
 import type { ResponsesTurn } from './formats/responses/turn.js';
+import type { BufferedCall, UpstreamClient } from './upstream.js';
 
 /** The wire format a client speaks: OpenAI (chat and the rest), Claude Messages, Gemini, OpenAI Responses. */
 export type ClientFormat = 'openai' | 'claude' | 'gemini' | 'responses';
 
+/**
+ * The body formats of providers' own. A provider folder adds its format by declaration merging
+ * (`declare module '../../types.js' { interface ProviderWires { name: true } }`), so only the folder names it.
+ */
+export interface ProviderWires {
+  cohere: true;
+}
+
 /** The body format of one upstream attempt: a client format, or a provider's own. */
-export type WireFormat = ClientFormat | 'cohere';
+export type WireFormat = ClientFormat | keyof ProviderWires;
 
 /** A feature of a wire format that not every upstream speaking it offers. */
 export type WireFeature = 'claude.output_format';
@@ -155,10 +164,26 @@ export interface Provider {
    * binary event stream to Claude SSE). Absent when the stream already is SSE.
    */
   streamAdapter?(up: UpstreamCall): (chunk: Buffer) => Buffer;
+  /**
+   * An error the upstream reports in a 2xx answer (Baidu's and Zhipu v3's error codes, Tencent Cloud's Response.Error,
+   * all in a 200 body): the HTTP status
+   * it stands for, or null when the answer is a real one. `body` is the whole answer; a streamed call's answer is
+   * offered here only when it did not come as a stream (an error body in its place). The refusal is then handled as
+   * if the upstream had answered that status (parseError reads the body).
+   */
+  answerError?(up: UpstreamCall, body: string): number | null;
   /** Errors in a transport-specific shape (Bedrock); else the wire codec reads them. */
   parseError?(status: number, body: string, headers: IncomingHttpHeaders): ParsedUpstreamError;
   /** The model a channel test uses when the channel names none. */
   defaultTestModel?: string;
+  /** Codecs of the provider's own body formats (ProviderWires), registered with the client formats' ones. */
+  codecs?: readonly WireCodec[];
+  /**
+   * A call read whole that takes more than one upstream round trip (an async task: submit, then poll until done):
+   * the provider drives it from the built request and resolves with the final answer, or a refusal in the upstream's
+   * own error shape. Null: the request is sent once, as for every other call.
+   */
+  fetch?(up: UpstreamCall, req: UpstreamRequest, client: Pick<UpstreamClient, 'fetch'>): BufferedCall | null;
   /**
    * The upstream's own token count for an attempt whose request body (`body`, in the attempt's wire format) it
    * counts; absent or null where it does not count (the call is then counted locally).

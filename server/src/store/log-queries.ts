@@ -2,6 +2,7 @@ import { SqliteAdapter, sql, type Kysely, type SelectQueryBuilder } from 'kysely
 import { LOG_TYPE, type LogStat } from '@switchyard/shared';
 import type { Database, LogRow } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
+import { deleteOlderThan } from './batched-delete.js';
 
 /*
  * The console's reads of `logs`, shaped for tables of tens of millions of rows (measured in docs/log-queries.md):
@@ -208,22 +209,7 @@ export async function logStat(db: Db, filter: Partial<LogFilter>, now: number = 
   return { quota: Number(q?.quota ?? 0), rpm: Number(recent?.rpm ?? 0), tpm: Number(recent?.tpm ?? 0) };
 }
 
-/**
- * Rows deleted per statement: short transactions, and between them the relay gets its turn — on SQLite a statement
- * holds the server's thread for its whole run (about 50 ms per 1000 rows with the log indexes), so batches are small.
- */
-const deleteBatch = (db: Db) => (isSqlite(db) ? 1_000 : 5_000);
-
 /** Deletes every log older than the timestamp, in batches; returns the count. */
-export async function deleteLogsBefore(db: Db, timestamp: number, batch = deleteBatch(db)): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const ids = (await db.selectFrom('logs').select('id').where('created_at', '<', timestamp).limit(batch).execute()).map((r) => r.id);
-    if (ids.length === 0) break;
-    const res = await db.deleteFrom('logs').where('id', 'in', ids).executeTakeFirst();
-    deleted += Number(res.numDeletedRows);
-    if (ids.length < batch) break;
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return deleted;
+export async function deleteLogsBefore(db: Db, timestamp: number, batch?: number): Promise<number> {
+  return deleteOlderThan(db, 'logs', 'created_at', timestamp, batch);
 }

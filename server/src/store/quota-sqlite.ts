@@ -5,7 +5,8 @@ import { databaseCannotWrite } from './write-failure.js';
 /*
  * The relay's balance writes on SQLite, run synchronously with prepared statements: one settlement batch or one
  * reservation is a single transaction that nothing can interleave (better-sqlite3 answers on this thread), and it
- * skips Kysely's query building and the promise hops between statements. The statements say exactly what the
+ * skips Kysely's query building and the promise hops between statements. Each begins IMMEDIATE: the write lock is
+ * taken first, so a node's other worker processes writing the same file make it wait (busy_timeout), never fail. The statements say exactly what the
  * Kysely versions in quota.ts say; the store tests run both against the same expectations.
  *
  * Kysely shares this connection. While it holds a transaction open (between the awaits of a transaction callback)
@@ -42,6 +43,15 @@ export interface BalanceChanges {
   tokens: Map<number, { delta: number; used: number }>;
   channels: Map<number, number>;
   logs: NewLog[];
+  /** Journal rows of the settled reservations, deleted with the batch. */
+  reservations: string[];
+}
+
+/** The journal row a reservation writes with itself (store/reservations.ts). */
+export interface JournalEntry {
+  id: string;
+  holder: string;
+  createdAt: number;
 }
 
 class Statements {
@@ -51,6 +61,8 @@ class Statements {
   readonly settleUser: Statement;
   readonly settleToken: Statement;
   readonly settleChannel: Statement;
+  readonly journal: Statement;
+  readonly unjournal: Statement;
   private readonly inserts = new Map<number, Statement>();
 
   constructor(private readonly db: SqliteDatabase) {
@@ -62,6 +74,8 @@ class Statements {
     );
     this.settleToken = db.prepare('update "tokens" set "remain_quota" = "remain_quota" - ?, "used_quota" = "used_quota" + ? where "id" = ?');
     this.settleChannel = db.prepare('update "channels" set "used_quota" = "used_quota" + ? where "id" = ?');
+    this.journal = db.prepare('insert into "reservations" ("id", "holder", "user_id", "token_id", "amount", "created_at") values (?, ?, ?, ?, ?, ?)');
+    this.unjournal = db.prepare('delete from "reservations" where "id" = ?');
   }
 
   insertLogs(rows: number): Statement {
@@ -88,7 +102,13 @@ function statementsOf(db: SqliteDatabase): Statements {
 }
 
 /** Takes `amount` from the user and (unless unlimited or absent) the token, both or neither; null when busy. */
-export function reserveSync(db: SqliteDatabase, userId: number, tokenId: number, amount: number): 'ok' | 'user_short' | 'token_short' | null {
+export function reserveSync(
+  db: SqliteDatabase,
+  userId: number,
+  tokenId: number,
+  amount: number,
+  entry: JournalEntry,
+): 'ok' | 'user_short' | 'token_short' | null {
   if (db.inTransaction) return null;
   const s = statementsOf(db);
   return db.transaction(() => {
@@ -97,14 +117,16 @@ export function reserveSync(db: SqliteDatabase, userId: number, tokenId: number,
       s.unreserveUser.run(amount, userId);
       return 'token_short' as const;
     }
+    s.journal.run(entry.id, entry.holder, userId, tokenId, amount, entry.createdAt);
     return 'ok' as const;
-  })();
+  }).immediate();
 }
 
 function settleBalances(s: Statements, changes: BalanceChanges): void {
   for (const [id, u] of changes.users) s.settleUser.run(u.delta, u.used, u.requests, id);
   for (const [id, t] of changes.tokens) s.settleToken.run(t.delta, t.used, id);
   for (const [id, used] of changes.channels) s.settleChannel.run(used, id);
+  for (const id of changes.reservations) s.unjournal.run(id);
 }
 
 /**
@@ -131,7 +153,7 @@ export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges):
         refused.push(row as NewLog);
       }
     }
-  })();
+  }).immediate();
   return refused;
 }
 
@@ -159,6 +181,6 @@ export function settleSync(db: SqliteDatabase, changes: BalanceChanges): boolean
         stmt.run(params);
       }
     }
-  })();
+  }).immediate();
   return true;
 }

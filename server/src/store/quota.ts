@@ -3,6 +3,7 @@ import type { Database, NewLog } from '../db/schema.js';
 import { sqliteHandleOf } from '../db/sqlite-handle.js';
 import { reserveSync, settleSync, settleSyncIsolated, type BalanceChanges } from './quota-sqlite.js';
 import { databaseCannotWrite } from './write-failure.js';
+import { newReservationId, OWN_HOLDER } from './reservations.js';
 
 /*
  * Every change of a balance made by the relay goes through here: conditional updates inside transactions that
@@ -17,6 +18,8 @@ export interface Reservation {
   tokenId: number;
   tokenUnlimited: boolean;
   amount: number;
+  /** Set once taken: the journal row (store/reservations.ts) its settlement deletes. */
+  id?: string;
 }
 
 export type ReserveOutcome = 'ok' | 'user_short' | 'token_short';
@@ -24,12 +27,15 @@ export type ReserveOutcome = 'ok' | 'user_short' | 'token_short';
 /** Takes `amount` from the user and (unless unlimited or absent) the token, both or neither. */
 export async function reserveQuota(db: Kysely<Database>, r: Reservation): Promise<ReserveOutcome> {
   if (r.amount <= 0) return 'ok';
+  const id = newReservationId();
+  const tokenTaken = r.tokenId > 0 && !r.tokenUnlimited ? r.tokenId : 0;
   const sqlite = sqliteHandleOf(db);
   if (sqlite) {
-    const outcome = reserveSync(sqlite, r.userId, r.tokenId > 0 && !r.tokenUnlimited ? r.tokenId : 0, r.amount);
+    const outcome = reserveSync(sqlite, r.userId, tokenTaken, r.amount, { id, holder: OWN_HOLDER, createdAt: Math.floor(Date.now() / 1000) });
+    if (outcome === 'ok') r.id = id;
     if (outcome) return outcome;
   }
-  return db.transaction().execute(async (trx) => {
+  const outcome = await db.transaction().execute(async (trx): Promise<ReserveOutcome> => {
     const user = await trx
       .updateTable('users')
       .set({ quota: sql`quota - ${r.amount}` })
@@ -50,8 +56,14 @@ export async function reserveQuota(db: Kysely<Database>, r: Reservation): Promis
         return 'token_short';
       }
     }
+    await trx
+      .insertInto('reservations')
+      .values({ id, holder: OWN_HOLDER, user_id: r.userId, token_id: tokenTaken, amount: r.amount, created_at: Math.floor(Date.now() / 1000) })
+      .execute();
     return 'ok';
   });
+  if (outcome === 'ok') r.id = id;
+  return outcome;
 }
 
 /** The final account of one call: what was reserved, what it cost, and its log row. */
@@ -153,6 +165,8 @@ async function applyBalances(trx: Transaction<Database>, changes: BalanceChanges
   for (const [id, used] of changes.channels) {
     await trx.updateTable('channels').set({ used_quota: sql`used_quota + ${used}` }).where('id', '=', id).execute();
   }
+  const { reservations } = changes;
+  for (let i = 0; i < reservations.length; i += 500) await trx.deleteFrom('reservations').where('id', 'in', reservations.slice(i, i + 500)).execute();
 }
 
 /** What a batch changes: per user, token and channel summed, rows with nothing to change left out; the logs. */
@@ -161,8 +175,10 @@ function balanceChanges(batch: Settlement[]): BalanceChanges {
   const tokens = new Map<number, { delta: number; used: number }>();
   const channels = new Map<number, number>();
   const logs: NewLog[] = [];
+  const reservations: string[] = [];
   for (const s of batch) {
     const r = s.reservation;
+    if (r.id !== undefined) reservations.push(r.id);
     const delta = s.cost - r.amount;
     const u = users.get(r.userId) ?? { delta: 0, used: 0, requests: 0 };
     u.delta += delta;
@@ -180,7 +196,7 @@ function balanceChanges(batch: Settlement[]): BalanceChanges {
   }
   for (const [id, u] of users) if (u.delta === 0 && u.used === 0 && u.requests === 0) users.delete(id);
   for (const [id, t] of tokens) if (t.delta === 0 && t.used === 0) tokens.delete(id);
-  return { users, tokens, channels, logs };
+  return { users, tokens, channels, logs, reservations };
 }
 
 /*

@@ -38,6 +38,8 @@ export interface TaskCharge {
   channelId: number;
   /** The consume log (null when consume logs are off). */
   log: NewLog | null;
+  /** The journal row of the reservation this charge settles (store/reservations.ts). */
+  reservationId?: string;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function recordChargedTask(db: Db, input: TaskRowInput, charge: Tas
     const id = await insertRow(trx, input, money);
     await countUsed(trx, charge.userId, charge.tokenId, charge.channelId, charge.quota, 1);
     if (charge.log) await trx.insertInto('logs').values(charge.log).execute();
+    if (charge.reservationId) await trx.deleteFrom('reservations').where('id', '=', charge.reservationId).execute();
     return id;
   });
 }

@@ -55,6 +55,8 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
       GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
       CRITICAL_RATE_LIMIT_ENABLE: 'false',
+      // One process unless a test asks for workers (the default is one per core).
+      WORKERS: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

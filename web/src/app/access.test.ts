@@ -28,7 +28,17 @@ describe('visibleMenu', () => {
     expect(visibleMenu({ role: 1 }, { enable_data_export: false }, entries)).toEqual([]);
     expect(visibleMenu({ role: 1 }, { enable_data_export: true }, entries)).toHaveLength(1);
   });
-  it('keeps unbuilt features hidden', () => {
+  it('shows the drawing and task items to users and admins, each only while its option is on', () => {
+    for (const role of [1, 10]) {
+      const on = visibleMenu({ role }, { enable_drawing: true, enable_task: true }).map((m) => m.path);
+      expect(on).toEqual(expect.arrayContaining(['/midjourney', '/task']));
+      expect(on.indexOf('/midjourney')).toBe(on.indexOf('/task') - 1);
+      expect(visibleMenu({ role }, { enable_drawing: true, enable_task: false }).map((m) => m.path)).not.toContain('/task');
+      expect(visibleMenu({ role }, { enable_drawing: false, enable_task: true }).map((m) => m.path)).not.toContain('/midjourney');
+    }
+    expect(visibleMenu(null, { enable_drawing: true, enable_task: true }).map((m) => m.path)).toEqual(['/pricing']);
+  });
+  it('lists the flagged items in the spec order', () => {
     expect(visibleMenu({ role: 100 }, { enable_data_export: true, enable_drawing: true, enable_task: true }).map((m) => m.path)).toEqual([
       '/playground',
       '/pricing',
@@ -40,8 +50,14 @@ describe('visibleMenu', () => {
       '/user',
       '/log',
       '/detail',
+      '/midjourney',
+      '/task',
       '/setting',
     ]);
+  });
+  it('keeps unbuilt features hidden', () => {
+    const entries: MenuEntry[] = [{ path: '/later', label: '设置', icon: 'setting', access: 'user', ready: false }];
+    expect(visibleMenu({ role: 100 }, {}, entries)).toEqual([]);
   });
 });
 
@@ -51,7 +67,8 @@ describe('route table', () => {
     expect(paths).toContain('/token');
     expect(paths).toContain('/channel');
     expect(paths).toContain('/playground');
-    expect(paths).not.toContain('/midjourney');
+    expect(paths).toEqual(expect.arrayContaining(['/midjourney', '/task']));
+    expect(Object.fromEntries(readyRoutes().map((r) => [r.path, r.access]))).toMatchObject({ '/midjourney': 'user', '/task': 'user' });
     expect(ROUTES.filter((r) => r.ready).every((r) => typeof r.load === 'function')).toBe(true);
   });
   it('highlights the longest matching sidebar item', () => {

@@ -47,8 +47,8 @@ export const ROUTES: readonly RouteEntry[] = [
   { path: '/topup', access: 'user', ready: true, load: () => import('../pages/topup/TopUpPage') },
   { path: '/log', access: 'user', ready: true, load: () => import('../pages/log/LogPage') },
   { path: '/detail', access: 'user', ready: true, load: () => import('../pages/detail/DetailPage') },
-  { path: '/midjourney', access: 'user', ready: false },
-  { path: '/task', access: 'user', ready: false },
+  { path: '/midjourney', access: 'user', ready: true, load: () => import('../pages/midjourney/MidjourneyPage') },
+  { path: '/task', access: 'user', ready: true, load: () => import('../pages/task/TaskPage') },
   { path: '/setting', access: 'user', ready: true, load: () => import('../pages/setting/SettingPage') },
 ];
 
@@ -95,8 +95,8 @@ export const MENU: readonly MenuEntry[] = [
   { path: '/user', label: '用户管理', icon: 'user', access: 'admin', ready: true },
   { path: '/log', label: '日志', icon: 'log', access: 'user', ready: true },
   { path: '/detail', label: '数据看板', icon: 'dashboard', access: 'user', ready: true, flag: 'enable_data_export' },
-  { path: '/midjourney', label: '绘图', icon: 'drawing', access: 'user', ready: false, flag: 'enable_drawing' },
-  { path: '/task', label: '异步任务', icon: 'task', access: 'user', ready: false, flag: 'enable_task' },
+  { path: '/midjourney', label: '绘图', icon: 'drawing', access: 'user', ready: true, flag: 'enable_drawing' },
+  { path: '/task', label: '异步任务', icon: 'task', access: 'user', ready: true, flag: 'enable_task' },
   { path: '/setting', label: '设置', icon: 'setting', access: 'user', ready: true },
 ];
 

@@ -4,6 +4,28 @@ import { getPageSize, setPageSize as storePageSize } from '../lib/storage';
 
 export const PAGE_SIZE_OPTIONS = [10, 20, 50, 100];
 
+/**
+ * The page on show and the page size of a table, the size remembered in local storage (the shared page-size key
+ * unless told). Choosing another size goes back to page 1; `change` says whether it was a move to another page.
+ */
+export function useTablePaging(pageSizeKey?: string) {
+  const [pageSize, setPageSizeState] = useState(() => getPageSize(pageSizeKey));
+  const [page, setPage] = useState(1);
+  const change = (next: number, size: number): 'page' | 'size' => {
+    if (size !== pageSize) {
+      storePageSize(size, pageSizeKey);
+      setPageSizeState(size);
+      setPage(1);
+      return 'size';
+    }
+    setPage(next);
+    return 'page';
+  };
+  /** The pagination props that do not depend on the list (total and onChange do). */
+  const props = { current: page, pageSize, showSizeChanger: true, pageSizeOptions: PAGE_SIZE_OPTIONS };
+  return { page, pageSize, setPage, change, props };
+}
+
 interface LazyListOptions<T> {
   /** Query key prefix of this list (e.g. ['tokens']). */
   key: readonly unknown[];
@@ -21,8 +43,7 @@ interface LazyListOptions<T> {
  */
 export function useLazyList<T extends { id: number }>({ key, fetchPage, search, pageSizeKey }: LazyListOptions<T>) {
   const queryClient = useQueryClient();
-  const [pageSize, setPageSizeState] = useState(() => getPageSize(pageSizeKey));
-  const [page, setPage] = useState(1);
+  const { pageSize, setPage, change, props } = useTablePaging(pageSizeKey);
 
   const listKey = [...key, 'list', pageSize];
   const searchKey = search ? [...key, 'search', ...search.terms] : [...key, 'search'];
@@ -46,13 +67,7 @@ export function useLazyList<T extends { id: number }>({ key, fetchPage, search, 
   const total = !search && list.hasNextPage ? items.length + pageSize : items.length;
 
   const onPageChange = (next: number, size: number) => {
-    if (size !== pageSize) {
-      storePageSize(size, pageSizeKey);
-      setPageSizeState(size);
-      setPage(1);
-      return;
-    }
-    setPage(next);
+    if (change(next, size) === 'size') return;
     if (!search && next > loadedPages && list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
   };
 
@@ -80,14 +95,7 @@ export function useLazyList<T extends { id: number }>({ key, fetchPage, search, 
   return {
     items,
     loading: search ? found.isFetching : list.isFetching,
-    pagination: {
-      current: page,
-      pageSize,
-      total,
-      showSizeChanger: true,
-      pageSizeOptions: PAGE_SIZE_OPTIONS,
-      onChange: onPageChange,
-    },
+    pagination: { ...props, total, onChange: onPageChange },
     setPage,
     patch,
     refresh,

@@ -1,9 +1,12 @@
 import dayjs from 'dayjs';
 import { t } from './i18n';
 
-/** Unix seconds as local 'YYYY-MM-DD HH:mm:ss' (the console's time format). */
+/** The console's time format (tables and date pickers). */
+export const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
+
+/** Unix seconds as local time in the console's format. */
 export function formatUnixTime(seconds: number): string {
-  return dayjs.unix(seconds).format('YYYY-MM-DD HH:mm:ss');
+  return dayjs.unix(seconds).format(TIME_FORMAT);
 }
 
 /** An expiry in unix seconds; -1 means never. */

@@ -47,6 +47,35 @@ export const OPENAI_SERVICE_FIELDS: Readonly<Record<string, FieldRule>> = {
   stream_options: ignored('流式用量总会向上游索取并报告'),
 };
 
+/**
+ * The refusals of a wire that answers one choice of plain text and nothing else of OpenAI's (no logprobs, no audio,
+ * no logit bias, no verbosity), worded with the wire's name; with the parts and history fields it cannot take.
+ */
+export function textOnlyRules(name: string): Pick<WirePolicy, 'fields' | 'parts' | 'message'> {
+  return {
+    fields: {
+      n: refused(`${name}每次只生成一个回答`, only(1)),
+      logprobs: refused('此转换不返回 logprobs', only(false)),
+      top_logprobs: refused('此转换不返回 logprobs', only(0)),
+      logit_bias: refused(`${name}没有 logit_bias`, emptyObject),
+      modalities: refused(`${name}只输出文本`, only(['text'])),
+      audio: refused(`${name}不输出音频`),
+      verbosity: refused(`${name}没有 verbosity`, only('medium')),
+      seed: refused(`${name}没有 seed`),
+      top_k: refused(`${name}没有 top_k`),
+    },
+    parts: {
+      refusal: ignored('上一轮回答中的拒答文本'),
+      input_audio: refused(`${name}不接受音频输入`),
+      file: refused(`${name}不接受文件输入`),
+    },
+    message: {
+      reasoning_content: ignored(`${name}不接收历史中的思考`),
+      reasoning_signature: ignored(`${name}不接收历史中的思考`),
+    },
+  };
+}
+
 const refuse = (message: string) => new RelayError(400, message, 'unsupported_parameter', 'invalid_request_error');
 
 const present = (v: unknown) => v !== undefined && v !== null;

@@ -1,20 +1,27 @@
 import type { Provider, WireCodec, WireFormat } from '../types.js';
 import { awsProvider } from './aws/index.js';
+import { baiduProvider } from './baidu/index.js';
 import { azureProvider } from './azure/index.js';
 import { claudeProvider } from './claude/provider.js';
 import { claudeWire } from './claude/wire.js';
 import { cloudflareProvider } from './cloudflare/index.js';
 import { cohereProvider } from './cohere/index.js';
 import { cohereWire } from './cohere/wire.js';
+import { dashScopeProvider } from './dashscope/index.js';
 import { geminiProvider } from './gemini/provider.js';
 import { geminiWire } from './gemini/wire.js';
+import { hunyuanProvider } from './hunyuan/index.js';
 import { minimaxProvider } from './minimax/index.js';
 import { openAIProvider } from './openai/index.js';
 import { openAIWire, responsesWire } from './openai/wire.js';
 import { vertexProvider } from './vertex/index.js';
+import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 
 /** Every upstream family. Adding a provider is adding its folder and one line here. */
-const PROVIDERS: readonly Provider[] = [openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider];
+const PROVIDERS: readonly Provider[] = [
+  openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider,
+  dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider,
+];
 
 const byType = new Map<number, Provider>();
 for (const p of PROVIDERS) for (const t of p.types) byType.set(t, p);
@@ -32,6 +39,7 @@ const WIRES: Partial<Record<WireFormat, WireCodec>> = {
   responses: responsesWire,
   cohere: cohereWire,
 };
+for (const p of PROVIDERS) for (const codec of p.codecs ?? []) WIRES[codec.format] = codec;
 
 export function wireCodec(format: WireFormat): WireCodec {
   const codec = WIRES[format];

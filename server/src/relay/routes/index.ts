@@ -1,6 +1,5 @@
 import type { FastifyError, FastifyPluginAsync } from 'fastify';
-import { registerPreflight } from '../cors.js';
-import { setUpRelayPlugin } from '../relay-plugin.js';
+import { acceptRelayCalls } from './accept-calls.js';
 import type { AppError } from '../../lib/errors.js';
 import { billingRoutes } from './billing.js';
 import { claudeEndpoints, claudeRoutes } from './claude.js';
@@ -24,9 +23,8 @@ export { answerRelayClientError, relayFrameworkError, relayNotFound } from './ed
 
 /** Every client-facing relay endpoint, each answering errors in its own format. */
 export const relayRoutes: FastifyPluginAsync = async (app) => {
-  setUpRelayPlugin(app);
   const paths = ['/v1*', '/pg/*', '/dashboard/*'];
-  registerPreflight(app, paths);
+  acceptRelayCalls(app, paths);
 
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     const err = toRelayError(error);

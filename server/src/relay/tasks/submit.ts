@@ -100,6 +100,7 @@ export async function submitTask(ctx: AppContext, s: TaskSubmission): Promise<Ta
           quota,
           channelId: channel.id,
           log,
+          reservationId: reservation.id,
         });
         settled = true;
         if (quota > 0) {

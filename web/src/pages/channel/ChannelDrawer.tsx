@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Drawer, Form, Input, InputNumber, Select, Space, Spin, Switch } from 'antd';
-import { CHANNEL_TYPE, CHANNEL_TYPES, defaultModels } from '@switchyard/shared';
+import { CHANNEL_TYPE, CHANNEL_TYPES, channelType, defaultModels } from '@switchyard/shared';
 import { channelApi } from '../../api/channel';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
@@ -105,14 +105,8 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
     }
   };
 
-  const keyExtra =
-    type === CHANNEL_TYPE.VERTEX_AI
-      ? t('Vertex AI 的密钥是服务账号的 JSON 密钥文件内容（整段 JSON）。')
-      : type === CHANNEL_TYPE.AWS
-        ? t('格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。')
-        : isEdit
-        ? undefined
-        : t('一行一个密钥：每个密钥都会创建一个渠道。');
+  const keyHint = channelType(type)?.keyHint;
+  const keyExtra = keyHint ? t(keyHint) : isEdit ? undefined : t('一行一个密钥：每个密钥都会创建一个渠道。');
 
   return (
     <Form<ChannelFormValues>

@@ -58,6 +58,16 @@ export function TypeFields({ form }: { form: FormInstance<ChannelFormValues> }) 
           <Input placeholder={t('请输入星火大模型版本，注意是接口地址中的版本号，例如：v2.1')} />
         </Form.Item>
       )}
+      {type === CHANNEL_TYPE.ALI && (
+        <Form.Item name="other" label={t('插件参数')} extra={t('作为 X-DashScope-Plugin 请求头发送，不需要插件时留空')}>
+          <Input placeholder={t('请输入插件参数，即 X-DashScope-Plugin 请求头的取值')} />
+        </Form.Item>
+      )}
+      {type === CHANNEL_TYPE.TENCENT && (
+        <Form.Item name="other" label={t('地域')} extra={t('作为 X-TC-Region 请求头发送，不填则为 ap-guangzhou')}>
+          <Input placeholder="ap-guangzhou" />
+        </Form.Item>
+      )}
       {type === CHANNEL_TYPE.CLOUDFLARE && (
         <Form.Item name="other" label="Account ID">
           <Input placeholder={t('请输入 Account ID，例如：d6b5da8hk1awo8nap34ube6gh')} />

@@ -1,10 +1,11 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Col, DatePicker, Empty, Form, Input, Result, Row, Select, Spin, Statistic, Typography } from 'antd';
+import { Card, Col, Empty, Form, Result, Row, Select, Spin, Statistic, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { formatQuota, isAdmin } from '@switchyard/shared';
 import { useAuth } from '../../app/auth';
 import { useQuotaDisplay, useStatus } from '../../app/status';
 import { Chart } from '../../components/Chart';
+import { SearchButton, TextFilter, TimeRangeFilter } from '../../components/ListFilters';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { nowSeconds } from '../../lib/format';
@@ -19,8 +20,6 @@ import {
 } from './aggregate';
 import { callsByModel, modelShare, quotaOverTime } from './charts';
 import { useQuotaData, type DataSearch } from './useQuotaData';
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 const GRANULARITY_OPTIONS: Array<{ value: Granularity; label: string }> = [
   { value: 'hour', label: '小时' },
@@ -110,25 +109,12 @@ function Dashboard({ defaultGranularity }: { defaultGranularity: Granularity }) 
           }}
           style={{ rowGap: 8 }}
         >
-          <Form.Item name="start" label={t('起始时间')}>
-            <DatePicker showTime format={TIME_FORMAT} />
-          </Form.Item>
-          <Form.Item name="end" label={t('结束时间')}>
-            <DatePicker showTime format={TIME_FORMAT} />
-          </Form.Item>
+          <TimeRangeFilter />
           <Form.Item name="granularity" label={t('时间粒度')}>
             <Select options={GRANULARITY_OPTIONS.map((o) => ({ ...o, label: t(o.label) }))} style={{ width: 96 }} />
           </Form.Item>
-          {admin && (
-            <Form.Item name="username" label={t('用户名称')}>
-              <Input allowClear placeholder={t('可选值')} />
-            </Form.Item>
-          )}
-          <Form.Item>
-            <Button type="primary" htmlType="submit" loading={query.isFetching}>
-              {t('查询')}
-            </Button>
-          </Form.Item>
+          {admin && <TextFilter name="username" label={t('用户名称')} />}
+          <SearchButton loading={query.isFetching} />
         </Form>
         <Typography.Paragraph type="secondary" style={{ margin: '12px 0 0' }}>
           {t('看板数据定时汇总，最近几分钟内的调用可能尚未计入。')}

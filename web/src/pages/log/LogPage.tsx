@@ -1,16 +1,16 @@
 import { useCallback, useMemo, useState } from 'react';
-import { App, Button, Card, DatePicker, Descriptions, Form, Input, Select, Space, Spin, Table, Tag } from 'antd';
+import { App, Card, Descriptions, Form, Select, Space, Spin, Tag } from 'antd';
 import { formatBalance, formatQuota, isAdmin, type LogDto } from '@switchyard/shared';
 import { userApi } from '../../api/user';
 import { useAuth } from '../../app/auth';
 import { useQuotaDisplay } from '../../app/status';
+import { SearchButton, TextFilter, TimeRangeFilter } from '../../components/ListFilters';
+import { PagedTable } from '../../components/PagedTable';
 import { useCopyText } from '../../components/useCopyText';
 import { t } from '../../lib/i18n';
 import { logColumns, type LogRowActions } from './columns';
 import { LOG_TYPE_OPTIONS, defaultWindow, logQueryOf, type LogFilterValues } from './logView';
 import { useLogStat, useLogs, type LogSearch } from './useLogs';
-
-const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
 /** /log: summary badges, filters, the type dropdown and the log table; admins see every user's logs. */
 export default function LogPage() {
@@ -89,33 +89,16 @@ export default function LogPage() {
         onFinish={() => runSearch(type)}
         style={{ marginBottom: 16, rowGap: 8 }}
       >
-        <Form.Item name="start" label={t('起始时间')}>
-          <DatePicker showTime format={TIME_FORMAT} />
-        </Form.Item>
-        <Form.Item name="end" label={t('结束时间')}>
-          <DatePicker showTime format={TIME_FORMAT} />
-        </Form.Item>
-        <Form.Item name="token_name" label={t('令牌名称')}>
-          <Input allowClear placeholder={t('可选值')} />
-        </Form.Item>
-        <Form.Item name="model_name" label={t('模型名称')}>
-          <Input allowClear placeholder={t('可选值')} />
-        </Form.Item>
+        <TimeRangeFilter />
+        <TextFilter name="token_name" label={t('令牌名称')} />
+        <TextFilter name="model_name" label={t('模型名称')} />
         {admin && (
           <>
-            <Form.Item name="channel" label={t('渠道 ID')}>
-              <Input allowClear placeholder={t('可选值')} />
-            </Form.Item>
-            <Form.Item name="username" label={t('用户名称')}>
-              <Input allowClear placeholder={t('可选值')} />
-            </Form.Item>
+            <TextFilter name="channel" label={t('渠道 ID')} />
+            <TextFilter name="username" label={t('用户名称')} />
           </>
         )}
-        <Form.Item>
-          <Button type="primary" htmlType="submit" loading={logs.loading}>
-            {t('查询')}
-          </Button>
-        </Form.Item>
+        <SearchButton loading={logs.loading} />
       </Form>
       <Select
         aria-label={t('日志类型')}
@@ -127,15 +110,7 @@ export default function LogPage() {
           runSearch(value);
         }}
       />
-      <Table<LogDto>
-        rowKey="id"
-        size="middle"
-        columns={columns}
-        dataSource={logs.items}
-        loading={logs.loading}
-        pagination={logs.pagination}
-        scroll={{ x: 'max-content' }}
-      />
+      <PagedTable<LogDto> list={logs} columns={columns} />
     </Card>
   );
 }

@@ -36,6 +36,8 @@ const TABLE: Record<string, FinishReason> = {
   COMPLETE: 'stop',
   TOOL_CALL: 'tool_calls',
   ERROR_TOXIC: 'content_filter',
+  // Zhipu (Baidu's "normal" is the default: stop)
+  sensitive: 'content_filter',
 };
 
 export function normalizeFinishReason(reason: string | null | undefined): FinishReason | null {

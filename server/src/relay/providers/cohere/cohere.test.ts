@@ -5,6 +5,7 @@ import { startCohereMock, type CohereMock } from '../../../test/mocks/cohere.js'
 import type { ChatChunk, ChatCompletion } from '../../formats/openai/chat.js';
 import type { Attempt, ClientCall, UpstreamCall } from '../../types.js';
 import { cohereProvider, cohereUrl, cohereWire } from './index.js';
+import { readStreamed } from '../../../test/provider-calls.js';
 
 const KEY = 'co-test-key';
 
@@ -36,21 +37,7 @@ async function send(up: UpstreamCall) {
   return request(req.url, { method: req.method, headers: req.headers, body: req.body as string | Buffer });
 }
 
-/** Reads a streamed answer through the wire's decoder; a dropped connection ends it like a body that ended. */
-async function streamed(up: UpstreamCall): Promise<{ chunks: ChatChunk[]; cut: boolean }> {
-  const res = await send(up);
-  expect(res.statusCode).toBe(200);
-  const decoder = cohereWire.streamDecoder(up);
-  const chunks: ChatChunk[] = [];
-  let cut = false;
-  try {
-    for await (const piece of res.body) chunks.push(...decoder.push(piece as Buffer));
-    chunks.push(...decoder.finish());
-  } catch {
-    cut = true;
-  }
-  return { chunks, cut };
-}
+const streamed = (up: UpstreamCall) => readStreamed(cohereProvider, up);
 
 const text = (chunks: ChatChunk[]) => chunks.map((c) => c.choices[0]?.delta.content ?? '').join('');
 const chat = (model: string, extra: Record<string, unknown> = {}) =>

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolDefinition } from '../../formats/openai/chat.js';
 import { RelayError } from '../../errors.js';
+import { textOnlyContent } from '../text-content.js';
 import type { CohereChatRequest, CohereMessage, CohereTool, CohereToolCall, CohereUserContent } from './types.js';
 
 const unsupported = (message: string) => new RelayError(400, message, 'unsupported_content', 'invalid_request_error');
@@ -87,17 +88,9 @@ function toCall(c: ToolCall): CohereToolCall {
   };
 }
 
-/** Text of a message that can only carry text on Cohere (system, assistant, tool). */
+/** Text of a message that can only carry text upstream (system, assistant, tool). */
 function textOnly(content: ChatMessage['content'], role: string): string {
-  if (content === null || content === undefined) return '';
-  if (typeof content === 'string') return content;
-  let text = '';
-  for (const part of content) {
-    if (part.type === 'text' && typeof part.text === 'string') text += part.text;
-    else if (part.type === 'refusal') continue;
-    else throw unsupported(`Cohere 的 ${role} 消息只能包含文本，不支持 ${part.type}`);
-  }
-  return text;
+  return textOnlyContent(content, (type) => unsupported(`Cohere 的 ${role} 消息只能包含文本，不支持 ${type}`));
 }
 
 function userContent(content: ChatMessage['content']): string | CohereUserContent[] {

@@ -5,14 +5,20 @@ const EMPTY = Buffer.alloc(0);
 /**
  * Splits an SSE byte stream into event data payloads, incrementally: only the unfinished tail is kept between
  * chunks, and bytes are decoded once an event is complete, so a character split across chunks stays whole.
- * Events may end with a blank line in either newline style (Gemini uses \r\n\r\n).
+ * Events may end with a blank line in either newline style (Gemini uses \r\n\r\n). `read` turns one event's text
+ * into what is handed out (by default its joined data lines; null skips the event).
  */
-export class SseSplitter {
+export class SseSplitter<T = string> {
   private tail: Buffer = EMPTY;
+  private readonly read: (event: string) => T | null;
 
-  push(chunk: Buffer): string[] {
+  constructor(read?: (event: string) => T | null) {
+    this.read = read ?? (dataOf as unknown as (event: string) => T | null);
+  }
+
+  push(chunk: Buffer): T[] {
     const buf = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
-    const out: string[] = [];
+    const out: T[] = [];
     let start = 0;
     for (;;) {
       const lf = buf.indexOf(LF2, start);
@@ -20,7 +26,7 @@ export class SseSplitter {
       const useCrlf = crlf >= 0 && (lf < 0 || crlf < lf);
       const end = useCrlf ? crlf : lf;
       if (end < 0) break;
-      const data = dataOf(buf.subarray(start, end).toString('utf8'));
+      const data = this.read(buf.subarray(start, end).toString('utf8'));
       if (data !== null) out.push(data);
       start = end + (useCrlf ? 4 : 2);
     }
@@ -29,11 +35,11 @@ export class SseSplitter {
   }
 
   /** The last event when the body ends without a blank line. */
-  finish(): string[] {
+  finish(): T[] {
     const rest = this.tail;
     this.tail = EMPTY;
-    const data = dataOf(rest.toString('utf8'));
-    return data !== null && data.trim() !== '' ? [data] : [];
+    const data = this.read(rest.toString('utf8'));
+    return data !== null && !(typeof data === 'string' && data.trim() === '') ? [data] : [];
   }
 }
 
@@ -47,4 +53,16 @@ function dataOf(event: string): string | null {
     out = out === null ? value : `${out}\n${value}`;
   }
   return out;
+}
+
+/** An event's data as a JSON object; null for an event without one (a keep-alive, [DONE], a cut-off last event). */
+export function jsonEventData(event: string): Record<string, unknown> | null {
+  const data = dataOf(event);
+  if (data === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(data);
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
 }

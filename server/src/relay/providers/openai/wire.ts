@@ -10,7 +10,8 @@ import { SseSplitter } from '../gemini/sse.js';
  * channel through here; usage is always asked for in streams, since it is what gets billed.
  */
 
-function parseJson(body: Buffer): Record<string, unknown> {
+/** An upstream answer that must be a JSON object (throws otherwise: the answer is then unreadable). */
+export function parseJson(body: Buffer): Record<string, unknown> {
   const parsed: unknown = JSON.parse(body.toString('utf8'));
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('upstream answer is not a JSON object');
   return parsed as Record<string, unknown>;
@@ -24,7 +25,8 @@ function normalizeChunk(chunk: ChatChunk): ChatChunk {
   return chunk;
 }
 
-class OpenAIChunkDecoder implements ChunkDecoder {
+/** OpenAI's chat stream read as canonical chunks; `accept` is where a compatible server's differences are fixed. */
+export class OpenAIChunkDecoder implements ChunkDecoder {
   failure: { type: string; message: string } | null = null;
   private readonly splitter = new SseSplitter();
 
@@ -34,6 +36,11 @@ class OpenAIChunkDecoder implements ChunkDecoder {
 
   finish(): ChatChunk[] {
     return this.read(this.splitter.finish());
+  }
+
+  /** One parsed chunk (choices always an array) as the canonical chunks it stands for. */
+  protected accept(chunk: ChatChunk): ChatChunk[] {
+    return [normalizeChunk(chunk)];
   }
 
   private read(events: string[]): ChatChunk[] {
@@ -55,7 +62,7 @@ class OpenAIChunkDecoder implements ChunkDecoder {
         continue;
       }
       if (!Array.isArray(parsed.choices)) parsed.choices = [];
-      out.push(normalizeChunk(parsed));
+      out.push(...this.accept(parsed));
     }
     return out;
   }

@@ -1,15 +1,12 @@
 import { request } from 'undici';
 import { RelayError } from '../../errors.js';
+import { TokenCache, type IssuedToken, type TokenIssuer } from '../token-cache.js';
 import { signAssertion } from './assertion.js';
 import { invalidKey, type ServiceAccount } from './key.js';
 
-export interface AccessToken {
-  token: string;
-  /** Lifetime in seconds, as the token endpoint reported it. */
-  expiresIn: number;
-}
+export type AccessToken = IssuedToken;
 
-export type TokenFetcher = (sa: ServiceAccount, nowMs: number) => Promise<AccessToken>;
+export type TokenFetcher = TokenIssuer<ServiceAccount>;
 
 const JWT_BEARER = 'urn:ietf:params:oauth:grant-type:jwt-bearer';
 const TOKEN_TIMEOUT_MS = 30_000;
@@ -66,54 +63,12 @@ export const fetchAccessToken: TokenFetcher = async (sa, nowMs) => {
   return { token: parsed.access_token, expiresIn };
 };
 
-interface Entry {
-  token: string;
-  /** When to stop using it (ms): its expiry minus the margin. */
-  renewAt: number;
-}
-
 /**
- * Access tokens per service account, reused until shortly before they expire. Concurrent requests for an account
- * share one in-flight fetch; a failed fetch is not remembered, so the next request tries again.
+ * Access tokens per service account, reused until shortly before they expire; concurrent requests for an account
+ * share one fetch, and a failed fetch is not remembered.
  */
-export class AccessTokenCache {
-  private readonly tokens = new Map<string, Entry>();
-  private readonly inFlight = new Map<string, Promise<string>>();
-
-  constructor(
-    private readonly fetcher: TokenFetcher = fetchAccessToken,
-    private readonly now: () => number = Date.now,
-    private readonly marginMs = 5 * 60_000,
-    private readonly maxEntries = 1000,
-  ) {}
-
-  get(sa: ServiceAccount): Promise<string> {
-    const id = `${sa.clientEmail}\n${sa.privateKeyId}\n${sa.tokenUri}`;
-    const cached = this.tokens.get(id);
-    if (cached && this.now() < cached.renewAt) return Promise.resolve(cached.token);
-    const pending = this.inFlight.get(id);
-    if (pending) return pending;
-    const fetching = this.fetch(id, sa).finally(() => this.inFlight.delete(id));
-    this.inFlight.set(id, fetching);
-    return fetching;
-  }
-
-  private async fetch(id: string, sa: ServiceAccount): Promise<string> {
-    const startedAt = this.now();
-    const { token, expiresIn } = await this.fetcher(sa, startedAt);
-    // A lifetime shorter than the margin is still used once, for this request, but never kept.
-    const renewAt = startedAt + expiresIn * 1000 - this.marginMs;
-    if (renewAt > this.now()) {
-      if (this.tokens.size >= this.maxEntries) this.evictExpired();
-      this.tokens.set(id, { token, renewAt });
-    }
-    return token;
-  }
-
-  private evictExpired(): void {
-    const now = this.now();
-    for (const [id, entry] of this.tokens) if (entry.renewAt <= now) this.tokens.delete(id);
-    // Still full of live tokens (keys rotated in bulk): drop the oldest insertion.
-    if (this.tokens.size >= this.maxEntries) this.tokens.delete(this.tokens.keys().next().value!);
+export class AccessTokenCache extends TokenCache<ServiceAccount> {
+  constructor(fetcher: TokenFetcher = fetchAccessToken, now: () => number = Date.now, marginMs = 5 * 60_000, maxEntries = 1000) {
+    super((sa) => `${sa.clientEmail}\n${sa.privateKeyId}\n${sa.tokenUri}`, fetcher, now, marginMs, maxEntries);
   }
 }

@@ -85,7 +85,8 @@ describe.each(testDatabases().filter((d) => d.name !== 'sqlite' && redisUrl))('t
     const env = { SQL_DSN: url!, REDIS_CONN_STRING: redisUrl! };
     const a = await node(env);
     setup.apps.push(a);
-    const b = await node({ ...env, NODE_TYPE: 'slave' });
+    // Both masters: the job is registered on each, and the lease decides.
+    const b = await node(env);
     setup.apps.push(b);
     await insertChannels(a.ctx.db.kysely, [mjChannel(stand)]);
     await a.ctx.routing.load();

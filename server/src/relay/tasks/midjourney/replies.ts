@@ -1,9 +1,7 @@
-import type { FastifyError, FastifyReply } from 'fastify';
-import type { AppError } from '../../../lib/errors.js';
-import { RelayError } from '../../errors.js';
-import { toRelayError } from '../../routes/send-error.js';
+import type { FastifyReply } from 'fastify';
+import type { RelayError } from '../../errors.js';
 import type { TaskReply } from '../submit.js';
-import { MJ_CODE, MjRequestError } from './wire.js';
+import { MJ_CODE } from './wire.js';
 
 /*
  * Errors answered in the shape Midjourney clients read (the established gateway's): `{code, description, type}`,
@@ -28,11 +26,9 @@ export function mjReply(status: number, code: number, description: string, type:
 /** A refusal of the request itself (bad task id, unknown action ...): 400, code 4. */
 export const requestRefused = (description: string): TaskReply => mjReply(400, MJ_CODE.REQUEST_ERROR, description);
 
-/** Whatever a handler threw, as a reply: the gateway's errors with their status, anything else as a 500. */
-export function errorReply(error: unknown): TaskReply {
-  if (error instanceof MjRequestError) return requestRefused(error.message);
-  const err = toRelayError(error as FastifyError | AppError);
-  return mjReply(err.status, err.status >= 500 && !(error instanceof RelayError) ? MJ_CODE.UNKNOWN_ERROR : MJ_CODE.REQUEST_ERROR, err.message);
+/** The body of an error the gateway throws (its own refusals keep their status; a crash is a 500, code 5). */
+export function mjErrorBody(err: RelayError): MjErrorBody {
+  return { code: err.status === 500 ? MJ_CODE.UNKNOWN_ERROR : MJ_CODE.REQUEST_ERROR, description: err.message, type: 'new_api_error' };
 }
 
 export function send(reply: FastifyReply, answer: TaskReply): FastifyReply {

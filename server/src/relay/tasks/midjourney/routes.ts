@@ -1,16 +1,13 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateToken } from '../../auth.js';
-import { RelayError } from '../../errors.js';
-import { registerPreflight } from '../../cors.js';
-import { setUpRelayPlugin } from '../../relay-plugin.js';
 import { pinnedChannel } from '../../pipeline.js';
 import { resolveBaseUrl } from '../../providers/base-url.js';
-import { isOwnFailure } from '../../routes/endpoint.js';
+import { prepareTaskRoutes, registerUnmatchedTaskPaths, type TaskRouteSurface } from '../routes-base.js';
 import type { TaskReply } from '../submit.js';
 import { callTaskUpstream } from '../upstream-call.js';
 import { streamImage } from './image.js';
 import { pollChannel } from './poll.js';
-import { errorReply, mjReply, requestRefused, send } from './replies.js';
+import { mjErrorBody, mjReply, requestRefused, send } from './replies.js';
 import { findOwnTask, listOwnTasks, scopeOf } from './rows.js';
 import { submitDrawing } from './submission.js';
 import { taskView } from './view.js';
@@ -21,6 +18,8 @@ import { MJ_CODE, MjRequestError, upstreamPath, type SubmitRoute } from './wire.
  * are answered from this gateway's own rows, only the caller's (and, for a token pinned to a channel, that
  * channel's); images are streamed from the address a task's proxy reported.
  */
+
+const SURFACE: TaskRouteSurface = { paths: ['/mj/*', '/:mode/mj/*'], errorBody: mjErrorBody };
 
 const SUBMIT_ROUTES: readonly SubmitRoute[] = ['imagine', 'change', 'simple-change', 'describe', 'blend', 'action', 'modal', 'shorten', 'upload-discord-images'];
 /** Upstream ids one list-by-condition may ask for. */
@@ -62,12 +61,7 @@ function upstreamPathOf(request: FastifyRequest): string {
 
 export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
-  setUpRelayPlugin(app);
-  app.setErrorHandler((error, request, reply) => {
-    if (isOwnFailure(error)) request.log.error({ err: error }, 'Midjourney route error');
-    if (error instanceof RelayError && error.retryAfter) void reply.header('retry-after', String(error.retryAfter));
-    return send(reply, errorReply(error));
-  });
+  prepareTaskRoutes(app, SURFACE);
 
   /** Runs a route; the console's `/api/mj/...` paths are not ours. */
   const route = (run: (request: FastifyRequest, reply: FastifyReply) => Promise<TaskReply | null>) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -78,7 +72,6 @@ export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
   };
 
   for (const prefix of ['/mj', '/:mode/mj']) {
-    registerPreflight(app, [`${prefix}/*`]);
     const submit = (kind: SubmitRoute) =>
       route(async (request) =>
         submitDrawing(ctx, {
@@ -154,10 +147,6 @@ export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
       }),
     );
 
-    app.route({
-      method: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'],
-      url: `${prefix}/*`,
-      handler: route(async (request) => mjReply(404, MJ_CODE.REQUEST_ERROR, `Invalid URL (${request.method} ${request.url.split('?')[0]})`)),
-    });
   }
+  registerUnmatchedTaskPaths(app, SURFACE);
 };

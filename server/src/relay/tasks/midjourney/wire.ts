@@ -1,4 +1,5 @@
 import type { OptionReader } from '../../../options/index.js';
+import { RelayError } from '../../errors.js';
 
 /*
  * midjourney-proxy's wire shapes (novicezk/midjourney-proxy docs/api.md and its -plus successor): a submission is
@@ -61,8 +62,12 @@ export interface SubmitIntent {
   modal?: boolean;
 }
 
-/** A request the gateway refuses before sending anything, in midjourney-proxy's words where it has them. */
-export class MjRequestError extends Error {}
+/** A request the gateway refuses before sending anything (400, code 4), in the established gateway's words. */
+export class MjRequestError extends RelayError {
+  constructor(description: string) {
+    super(400, description, 'invalid_request');
+  }
+}
 
 const text = (v: unknown): string => (typeof v === 'string' ? v.trim() : '');
 

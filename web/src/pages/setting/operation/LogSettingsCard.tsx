@@ -5,12 +5,20 @@ import dayjs from 'dayjs';
 import { logApi } from '../../../api/log';
 import { t } from '../../../lib/i18n';
 import { notify } from '../../../lib/notify';
+import { OptionFields } from '../form/OptionFields';
+import type { OptionField } from '../form/optionFields';
+import { useOptionForm } from '../form/useOptionForm';
 
 const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
+const RETENTION_FIELDS: readonly OptionField[] = [
+  { key: 'LogRetentionDays', kind: 'number', min: 0, integer: true, unit: '天', label: '日志保留天数', extra: '超过天数的日志每小时自动清理，0 表示永久保留' },
+  { key: 'QuotaDataRetentionDays', kind: 'number', min: 0, integer: true, unit: '天', label: '数据看板保留天数', extra: '数据看板的统计数据单独保留，0 表示永久保留' },
+];
+
 /**
- * The operation tab's log card: switch consume logging on or off, and clear the logs older than a time
- * (default one month back, spec §9).
+ * The operation tab's log card: switch consume logging on or off, how long logs and dashboard data are kept (the
+ * log-retention job deletes what is older), and clear the logs older than a time (default one month back, spec §9).
  */
 export function LogSettingsCard() {
   const queryClient = useQueryClient();
@@ -18,6 +26,7 @@ export function LogSettingsCard() {
   const [saving, setSaving] = useState(false);
   const [before, setBefore] = useState<dayjs.Dayjs | null>(() => dayjs().subtract(1, 'month'));
   const [clearing, setClearing] = useState(false);
+  const retention = useOptionForm(RETENTION_FIELDS);
 
   const toggle = async (on: boolean) => {
     setSaving(true);
@@ -82,6 +91,18 @@ export function LogSettingsCard() {
             </Popconfirm>
           </Space>
         </Form.Item>
+      </Form>
+      <Form
+        form={retention.form}
+        layout="vertical"
+        name="log-retention"
+        onFinish={(v) => void retention.submit(v)}
+        onFinishFailed={retention.onFinishFailed}
+      >
+        <OptionFields fields={RETENTION_FIELDS} secretsSet={retention.secretsSet} />
+        <Button type="primary" htmlType="submit" loading={retention.saving} disabled={!retention.options}>
+          {t('保存日志保留设置')}
+        </Button>
       </Form>
     </Card>
   );

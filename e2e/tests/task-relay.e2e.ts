@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FAILING_SCRIPT, MUSIC_SCRIPT, startSunoStandIn, type SunoStandIn } from '../../server/src/test/suno-stand-in.js';
+import { apiAs, useServerAndBrowser } from '../support/fixture.js';
+import { signedIn as signedInAs } from '../support/settings.js';
+
+/*
+ * Music tasks as a client makes them: submitted through the relay to a Suno-API stand-in, brought to their end by
+ * the server's own poller (every second here), shown on the task page — the one that succeeded charged, the one
+ * that failed refunded.
+ */
+
+const PRICE = 50_000; // suno_music: 0.1 USD x 500,000 at group ratio 1
+
+describe('music tasks from submit to finish', () => {
+  const env = useServerAndBrowser({ TASK_POLL_INTERVAL: '1' });
+  let suno: SunoStandIn;
+  let key = '';
+  let tokenId = 0;
+  let root: Awaited<ReturnType<typeof apiAs>>;
+
+  beforeAll(async () => {
+    suno = await startSunoStandIn();
+    root = await apiAs(env.server().baseUrl, 'root', '123456');
+    const channel = await root('POST', '/api/channel/', { type: 36, name: 'suno-e2e', group: 'default', base_url: suno.url, key: suno.key, models: 'suno_music,suno_lyrics' });
+    expect(channel.success).toBe(true);
+    const token = await root('POST', '/api/token/', { name: 'music', remain_quota: 1_000_000, unlimited_quota: false, expired_time: -1 });
+    expect(token, token.message).toMatchObject({ success: true });
+    key = `sk-${(token.data as { key: string }).key}`;
+    tokenId = (token.data as { id: number }).id;
+  });
+  afterAll(() => suno?.close());
+
+  const balances = async () => {
+    const self = (await root('GET', '/api/user/self')).data as { quota: number };
+    const token = (await root('GET', `/api/token/${tokenId}`)).data as { remain_quota: number };
+    return { user: self.quota, token: token.remain_quota };
+  };
+
+  const submit = async (prompt: string) => {
+    const res = await fetch(`${env.server().baseUrl}/suno/submit/music`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ prompt, mv: 'chirp-v3-5', title: prompt }),
+    });
+    const body = (await res.json()) as { code: string; data: string };
+    expect(body.code).toBe('success');
+    return body.data;
+  };
+
+  it('charges the task that succeeds, refunds the one that fails, and shows both on the task page', async () => {
+    const before = await balances();
+    suno.submits = [{ kind: 'accept', script: MUSIC_SCRIPT }, { kind: 'accept', script: FAILING_SCRIPT }];
+    const good = await submit('night drive');
+    const bad = await submit('unsafe song');
+    expect(await balances()).toEqual({ user: before.user - 2 * PRICE, token: before.token - 2 * PRICE });
+
+    const statusOf = async (id: string) => ((await root('GET', `/api/task/?p=1&task_id=${id}`)).data as { items: Array<{ status: string }> }).items[0]?.status;
+    await expect.poll(() => statusOf(good), { timeout: 30_000 }).toBe('SUCCESS');
+    await expect.poll(() => statusOf(bad), { timeout: 30_000 }).toBe('FAILURE');
+    await expect.poll(balances, { timeout: 10_000 }).toEqual({ user: before.user - PRICE, token: before.token - PRICE });
+
+    const { page, close } = await signedInAs(env.browser(), env.server().baseUrl, 'root', '123456');
+    await page.getByRole('button', { name: '我知道了' }).click();
+    await page.getByRole('menuitem', { name: '异步任务' }).click();
+    await page.waitForURL(/\/task$/);
+    const row = (id: string) => page.getByRole('row').filter({ hasText: id });
+    for (const text of ['成功', '100%', '生成音乐']) await row(good).getByText(text, { exact: true }).waitFor();
+    await row(bad).getByText('失败', { exact: true }).waitFor();
+    await row(bad).getByText('Song generation failed: unsafe content').waitFor();
+    // The finished task's data: the clips the upstream made.
+    await row(good).getByText(good).click();
+    const dialog = page.getByRole('dialog');
+    await dialog.getByText(`${good}-clip1`, { exact: false }).first().waitFor();
+    await close();
+
+    // The refund is in the logs, with its amount.
+    const logs = (await root('GET', '/api/log/self/?p=1&type=4')).data as { items: Array<{ content: string; quota: number }> };
+    expect(logs.items.find((l) => l.content.startsWith(`异步任务执行失败 ${bad}`))?.quota).toBe(PRICE);
+  });
+});

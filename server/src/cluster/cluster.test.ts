@@ -1,0 +1,132 @@
+import { execFileSync } from 'node:child_process';
+import Database from 'better-sqlite3';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
+import { startServerProcess, type ServerProcess } from '../test/server-process.js';
+
+/*
+ * A node with two workers (WORKERS=2) behind one primary, as `npm start` runs on a two-core machine: both serve
+ * the port; a console change is seen by every worker at once; the rate limits count for the node, not per worker;
+ * a worker killed mid-call is replaced and the balance its call reserved goes back to the user; SIGTERM ends it all.
+ */
+
+const MODEL = 'gpt-4o';
+
+function workerPids(primary: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(primary)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number).sort();
+  } catch {
+    return [];
+  }
+}
+
+async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A request on a connection of its own, so the primary hands it to the next worker in turn. */
+const fresh = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' } });
+
+describe('a node with two workers', { timeout: 120_000 }, () => {
+  let server: ServerProcess;
+  let upstream: MockOpenAI | null = null;
+
+  afterEach(async () => {
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    await server.exited;
+    for (const pid of workerPids(server.child.pid!)) process.kill(pid, 'SIGKILL');
+    server.cleanup();
+    await upstream?.close();
+    upstream = null;
+  });
+
+  async function console(method: string, path: string, body?: unknown) {
+    const headers = await server.rootHeaders();
+    const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const json = (await res.json()) as { success: boolean; message: string; data: Record<string, unknown> };
+    if (!json.success) throw new Error(json.message);
+    return json.data;
+  }
+
+  it('serves from both workers, and a token disabled on one is refused by every worker at once', async () => {
+    server = await startServerProcess({ WORKERS: '2' });
+    expect(await until(() => workerPids(server.child.pid!), (p) => p.length === 2)).toHaveLength(2);
+    const token = await console('POST', '/api/token/', { name: 'cached', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+    const auth = { authorization: `Bearer sk-${String(token.key)}` };
+    // Every worker reads the token into its cache.
+    for (let i = 0; i < 8; i++) expect((await fresh(`${server.url}/v1/models`, { headers: auth })).status).toBe(200);
+    await console('PUT', '/api/token/?status_only=true', { id: token.id, status: 2 });
+    const statuses = [];
+    for (let i = 0; i < 8; i++) statuses.push((await fresh(`${server.url}/v1/models`, { headers: auth })).status);
+    expect(statuses).toEqual(Array(8).fill(401));
+  });
+
+  it('counts a rate limit for the node, not once per worker', async () => {
+    server = await startServerProcess({ WORKERS: '2', GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true', GLOBAL_WEB_RATE_LIMIT: '6', GLOBAL_WEB_RATE_LIMIT_DURATION: '120' });
+    await until(() => workerPids(server.child.pid!), (p) => p.length === 2);
+    const statuses = [];
+    for (let i = 0; i < 10; i++) statuses.push((await fresh(`${server.url}/some-page`)).status);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(4);
+  });
+
+  it('replaces a worker killed mid-call and gives back what its call reserved', async () => {
+    upstream = await startMockOpenAI('sk-up');
+    upstream.behaviour = { headDelayMs: 120_000 };
+    server = await startServerProcess({ WORKERS: '2' });
+    await until(() => workerPids(server.child.pid!), (p) => p.length === 2);
+    await console('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1.25 }) });
+    await console('POST', '/api/channel/', { type: 8, name: 'up', group: 'default', base_url: upstream.url, key: upstream.key, models: MODEL });
+    const token = await console('POST', '/api/token/', { name: 'slow', remain_quota: 50_000_000, unlimited_quota: false, expired_time: -1 });
+    const balances = () => {
+      const db = new Database(server.sqlitePath, { readonly: true });
+      try {
+        const user = (db.prepare('select quota from users where id = 1').get() as { quota: number }).quota;
+        const remain = (db.prepare('select remain_quota from tokens where id = ?').get(token.id) as { remain_quota: number }).remain_quota;
+        const held = db.prepare('select holder, amount from reservations').all() as Array<{ holder: string; amount: number }>;
+        return { user, remain, held };
+      } finally {
+        db.close();
+      }
+    };
+    const before = balances();
+    // A cap on the answer this large makes the call reserve (its estimate is not small next to the balance).
+    const call = fetch(`${server.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer sk-${String(token.key)}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: MODEL, max_tokens: 1_000_000, messages: [{ role: 'user', content: 'hi' }] }),
+    }).catch(() => null);
+    await until(() => upstream!.requests.length, (n) => n === 1);
+    const during = balances();
+    expect(during.held).toHaveLength(1);
+    expect(during.user).toBe(before.user - during.held[0].amount);
+    expect(during.remain).toBe(before.remain - during.held[0].amount);
+    const victim = Number(during.held[0].holder.split('/').pop());
+    const pidsBefore = workerPids(server.child.pid!);
+    expect(pidsBefore).toContain(victim);
+
+    process.kill(victim, 'SIGKILL');
+    expect((await call)?.status ?? 0).not.toBe(200);
+    const after = await until(balances, (b) => b.held.length === 0);
+    expect(after).toEqual({ user: before.user, remain: before.remain, held: [] });
+    // A new worker takes the dead one's place, and the node keeps answering.
+    const pidsAfter = await until(() => workerPids(server.child.pid!), (p) => p.length === 2 && !p.includes(victim));
+    expect(pidsAfter).not.toContain(victim);
+    expect((await fresh(`${server.url}/api/status`)).status).toBe(200);
+    expect(server.output()).toContain('gave back the balance reserved by the calls of a worker that died');
+  });
+
+  it('stops every worker and exits cleanly on SIGTERM', async () => {
+    server = await startServerProcess({ WORKERS: '2' });
+    const pids = await until(() => workerPids(server.child.pid!), (p) => p.length === 2);
+    server.child.kill('SIGTERM');
+    const exit = await server.exited;
+    expect(exit.code).toBe(0);
+    for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
+  });
+});

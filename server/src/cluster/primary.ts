@@ -1,0 +1,145 @@
+import cluster, { type Worker } from 'node:cluster';
+import { randomBytes } from 'node:crypto';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import { connect, type Db } from '../db/connect.js';
+import { migrateToLatest } from '../db/migrate.js';
+import { AccountState } from '../auth/account-state.js';
+import { MemoryRateLimiter } from '../services/rate-limit/memory.js';
+import type { LimitWindow } from '../services/rate-limit/limiter.js';
+import { isClusterMessage, WORKER_ENV, type LimitReply } from './messages.js';
+import { releaseReservationsOf, reservationHolder } from '../store/reservations.js';
+import { releaseDeadReservations } from './dead-reservations.js';
+
+/*
+ * The primary process of a node running several workers (WORKERS, one per core by default). It serves no request
+ * itself: it prepares the database once (migrations, the root account), starts the workers — which share the
+ * listening port through node:cluster — and keeps them:
+ *
+ * - Workers share what one process would hold in memory: cache invalidations pass through here (when there is no
+ *   Redis, which otherwise carries them), and so do rate-limit checks, answered by one in-memory limiter.
+ * - A worker that dies is replaced, after a pause that grows while workers keep dying young. The balance its
+ *   calls in flight had reserved is given back first (store/reservations.ts): those calls never reached their
+ *   settlement, so their users are not charged for them.
+ * - SIGTERM/SIGINT are passed to every worker, which drain and write what they owe (shutdown.ts); the primary exits
+ *   when the last has, or at SHUTDOWN_TIMEOUT plus a margin.
+ */
+
+const MIN_RESTART_MS = 500;
+const MAX_RESTART_MS = 30_000;
+/** A worker alive this long is healthy again: the next restart waits the shortest time. */
+const HEALTHY_AFTER_MS = 10_000;
+
+interface Slot {
+  index: number;
+  worker: Worker | null;
+  startedAt: number;
+  restartMs: number;
+}
+
+export interface PrimaryHandle {
+  /** Resolves when every worker has exited after a shutdown. */
+  readonly done: Promise<void>;
+  shutdown(signal: NodeJS.Signals): void;
+}
+
+export async function runPrimary(config: Config, count: number, log: Logger): Promise<PrimaryHandle> {
+  const env: Record<string, string> = {};
+  if (config.sessionSecretGenerated) {
+    // One secret for every worker, or a session signed by one would be refused by the next.
+    env.SESSION_SECRET = randomBytes(32).toString('hex');
+    log.warn('SESSION_SECRET is not set: using a random one, so sessions end when the node restarts and cannot be shared between nodes');
+  }
+  const db = await prepareDatabase(config, log);
+  await releaseDeadReservations(db, log);
+  const limiter = config.redisConnString ? null : new MemoryRateLimiter();
+  const slots: Slot[] = Array.from({ length: count }, (_, i) => ({ index: i + 1, worker: null, startedAt: 0, restartMs: MIN_RESTART_MS }));
+  let stopping = false;
+  let resolveDone!: () => void;
+  const done = new Promise<void>((resolve) => (resolveDone = resolve));
+
+  const fork = (slot: Slot) => {
+    const worker = cluster.fork({ ...env, [WORKER_ENV]: String(slot.index) });
+    slot.worker = worker;
+    slot.startedAt = Date.now();
+    worker.on('message', (m: unknown) => onMessage(worker, m));
+    worker.on('exit', (code, signal) => void onExit(slot, worker, code, signal));
+  };
+
+  const onMessage = (from: Worker, m: unknown) => {
+    if (!isClusterMessage(m)) return;
+    if (m.sy === 'bus') {
+      for (const s of slots) if (s.worker && s.worker !== from && s.worker.isConnected()) s.worker.send(m);
+      return;
+    }
+    if (m.sy === 'limit' && limiter) {
+      let result = 0;
+      if (m.op === 'admit') result = limiter.admit(m.args[0] as LimitWindow | null, m.args[1] as LimitWindow | null) as number;
+      else if (m.op === 'waitMs') result = limiter.waitMs(m.args[0] as LimitWindow) as number;
+      else limiter.record(m.args[0] as LimitWindow);
+      if (m.id > 0 && from.isConnected()) from.send({ sy: 'limit-reply', id: m.id, result } satisfies LimitReply);
+    }
+  };
+
+  const onExit = async (slot: Slot, worker: Worker, code: number | null, signal: string | null) => {
+    if (slot.worker === worker) slot.worker = null;
+    const pid = worker.process.pid ?? 0;
+    if (!stopping || code !== 0) {
+      // Whatever its calls in flight reserved is given back before anything else can be charged in its name.
+      try {
+        const released = await releaseReservationsOf(db.kysely, reservationHolder(pid));
+        if (released.calls > 0) log.warn({ worker: slot.index, pid, ...released }, 'gave back the balance reserved by the calls of a worker that died');
+      } catch (err) {
+        log.error({ err, worker: slot.index, pid }, 'could not give back the reservations of a dead worker; they stay until the next try');
+      }
+    }
+    if (stopping) {
+      if (slots.every((s) => s.worker === null)) {
+        await db.close().catch(() => undefined);
+        await limiter?.close();
+        resolveDone();
+      }
+      return;
+    }
+    const lived = Date.now() - slot.startedAt;
+    slot.restartMs = lived >= HEALTHY_AFTER_MS ? MIN_RESTART_MS : Math.min(MAX_RESTART_MS, slot.restartMs * 2);
+    log.error({ worker: slot.index, pid, code, signal, restartInMs: slot.restartMs }, 'a worker exited; starting another');
+    setTimeout(() => {
+      if (!stopping) fork(slot);
+    }, slot.restartMs).unref();
+  };
+
+  for (const slot of slots) fork(slot);
+  log.info({ workers: count, port: config.port }, 'started the workers');
+
+  let signals = 0;
+  const shutdown = (signal: NodeJS.Signals) => {
+    signals++;
+    stopping = true;
+    log.info({ signal }, signals === 1 ? 'shutting down the workers' : 'shutting down the workers now');
+    // Passed on as SIGTERM (workers ignore SIGINT, which a terminal sends them too); a second signal is passed on
+    // as well: each worker then stops its calls at once (shutdown.ts).
+    for (const s of slots) s.worker?.process.kill('SIGTERM');
+    if (signals === 1) {
+      setTimeout(() => {
+        log.error('workers still running past SHUTDOWN_TIMEOUT: killing them');
+        for (const s of slots) s.worker?.process.kill('SIGKILL');
+      }, config.shutdownTimeoutSeconds * 1000 + 5_000).unref();
+    }
+    if (slots.every((s) => s.worker === null)) resolveDone();
+  };
+  return { done, shutdown };
+}
+
+/** Migrations and the root account, once, before any worker starts (a slave node leaves both to the master). */
+async function prepareDatabase(config: Config, log: Logger): Promise<Db> {
+  const onLost = (err: Error) => log.warn({ err }, 'the database ended an idle connection; the pool opens another');
+  const db = await connect(config.sqlDsn, config.sqlitePath, onLost, { maxConnections: 2, waitTimeoutMs: config.sqlConnWaitTimeoutSeconds * 1000 });
+  if (config.nodeType === 'master') {
+    await migrateToLatest(db);
+    if (await new AccountState(db.kysely).ensureRoot(config.rootInitialQuota)) {
+      log.warn('created the super admin "root" with password "123456": change it now');
+    }
+  }
+  return db;
+}

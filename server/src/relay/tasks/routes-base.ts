@@ -1,0 +1,49 @@
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { AppError } from '../../lib/errors.js';
+import { RelayError } from '../errors.js';
+import { acceptRelayCalls } from '../routes/accept-calls.js';
+import { isOwnFailure } from '../routes/endpoint.js';
+import { toRelayError } from '../routes/send-error.js';
+
+/*
+ * What every task platform's route plugin does the same way: bodies arrive as bytes (inflated when compressed) for
+ * the platform to parse itself, browsers on any origin may call (as the other relay paths), and every error —
+ * the gateway's own or a refused request the router never matched — is answered in the platform's own shape.
+ */
+
+export interface TaskRouteSurface {
+  /** The platform's paths as Fastify patterns (`/suno/*`): preflights and unmatched calls are answered there. */
+  paths: readonly string[];
+  /** An error's body in the platform's shape. */
+  errorBody(err: RelayError): unknown;
+}
+
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** Sends an error in the platform's shape (with Retry-After when the gateway can tell). */
+export function sendTaskError(reply: { header(k: string, v: string): unknown; status(n: number): { send(body: unknown): unknown } }, err: RelayError, surface: TaskRouteSurface): void {
+  if (err.retryAfter) reply.header('retry-after', String(err.retryAfter));
+  void reply.status(err.status).send(surface.errorBody(err));
+}
+
+/** Call first in a platform's route plugin; `registerUnmatchedTaskPaths` last. */
+export function prepareTaskRoutes(app: FastifyInstance, surface: TaskRouteSurface): void {
+  acceptRelayCalls(app, surface.paths);
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (isOwnFailure(error)) request.log.error({ err: error, cause: error.cause, reqId: request.id }, 'task relay error');
+    sendTaskError(reply, toRelayError(error), surface);
+  });
+}
+
+/** Catch-alls for the platform's paths, so an unknown path or method is refused in the platform's shape. */
+export function registerUnmatchedTaskPaths(app: FastifyInstance, surface: TaskRouteSurface): void {
+  for (const url of surface.paths) {
+    app.route({
+      method: [...METHODS],
+      url,
+      handler: async (request) => {
+        throw new RelayError(404, `Invalid URL (${request.method} ${request.url.split('?')[0]})`, 'invalid_url');
+      },
+    });
+  }
+}

@@ -193,6 +193,10 @@ describe.each(testDatabases())('Midjourney submissions on $name', (database) => 
     expect(m.stand.submissions.at(-1)!.path).toBe('/mj/submit/imagine');
     expect((await m.call(a.key, 'POST', '/relax/mj/submit/imagine', { prompt: 'p' })).json().code).toBe(1);
     expect(m.stand.submissions.at(-1)!.path).toBe('/relax/mj/submit/imagine');
+    // A key in the query stays here.
+    const keyed = await m.f.t.app.inject({ method: 'POST', url: `/mj/submit/imagine?key=${a.key}`, payload: { prompt: 'p' } });
+    expect(keyed.json().code).toBe(1);
+    expect(m.stand.submissions.at(-1)!.path).toBe('/mj/submit/imagine');
     // /api/mj/... is the console's, not a mode path.
     const consoleList = await m.f.t.call(m.f.root, { method: 'GET', url: '/api/mj/?p=1' });
     expect(consoleList.json()).toMatchObject({ success: true });

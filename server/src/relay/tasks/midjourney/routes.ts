@@ -54,9 +54,9 @@ function restOf(request: FastifyRequest): string {
   return path.slice(path.indexOf('/mj/') + 3);
 }
 
+/** The query is not forwarded: midjourney-proxy reads none, and it may carry the caller's own key (`?key=`). */
 function upstreamPathOf(request: FastifyRequest): string {
-  const query = request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '';
-  return upstreamPath((request.params as Params).mode, restOf(request)) + query;
+  return upstreamPath((request.params as Params).mode, restOf(request));
 }
 
 export const midjourneyRoutes: FastifyPluginAsync = async (app) => {

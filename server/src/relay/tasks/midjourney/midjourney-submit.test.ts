@@ -221,6 +221,12 @@ describe.each(testDatabases())('Midjourney submissions on $name', (database) => 
     const action = { customId: `MJ::JOB::upsample::1::${id}`, taskId: id };
     expect((await m.call(b.key, 'POST', '/mj/submit/action', action)).json()).toEqual({ code: 4, description: 'task_not_found', type: 'new_api_error' });
     expect((await m.call(a.key, 'POST', '/mj/submit/action', action)).json()).toEqual({ code: 4, description: 'task_status_not_success', type: 'new_api_error' });
+    // Without the check, an unfinished task may be followed up (and it is charged).
+    await m.f.setOption('MjActionCheckSuccessEnabled', 'false');
+    const early = await m.call(a.key, 'POST', '/mj/submit/action', action);
+    expect(early.json().code).toBe(1);
+    expect(await m.row(early.json().result)).toMatchObject({ action: 'UPSCALE', channel_id: m.other.channelId });
+    await m.f.setOption('MjActionCheckSuccessEnabled', 'true');
     // MODAL is exempt from the success check.
     const modal = await m.call(a.key, 'POST', '/mj/submit/modal', { taskId: id, prompt: 'mask' });
     expect(modal.json().code).toBe(1);
@@ -246,7 +252,7 @@ describe.each(testDatabases())('Midjourney submissions on $name', (database) => 
     const bookmark = await m.call(a.key, 'POST', '/mj/submit/action', { customId: `MJ::BOOKMARK::${id}`, taskId: id });
     expect(bookmark.json()).toEqual({ code: 4, description: `unknown_action:MJ::BOOKMARK::${id}`, type: 'new_api_error' });
 
-    await expectBooks(m, a, quotaOf(0.1) * 2 + quotaOf(0.05) + quotaOf(0.1) * 2);
+    await expectBooks(m, a, quotaOf(0.1) * 2 + quotaOf(0.05) * 2 + quotaOf(0.1) * 2);
     await expectBooks(m, b, 0);
 
     // A follow-up whose channel was switched off is refused, not sent elsewhere.

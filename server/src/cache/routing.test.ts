@@ -2,32 +2,12 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
-import { insertChannels, setChannelStatus, updateChannel, type ChannelInput } from '../store/channels.js';
+import { insertChannels, setChannelStatus, updateChannel } from '../store/channels.js';
+import { channelInput } from '../test/channel-input.js';
 import { createBus, LocalBus, type RedisBus } from './bus.js';
 import { RoutingTable } from './routing.js';
 
-const channel = (fields: Partial<ChannelInput>): ChannelInput => ({
-  type: 1,
-  key: 'k',
-  openai_organization: '',
-  test_model: '',
-  status: 1,
-  name: 'c',
-  weight: 0,
-  base_url: '',
-  other: '',
-  models: 'gpt-4o',
-  group: 'default',
-  model_mapping: '',
-  status_code_mapping: '',
-  priority: 0,
-  auto_ban: 1,
-  tag: '',
-  setting: '',
-  param_override: '',
-  max_input_tokens: 0,
-  ...fields,
-});
+const channel = channelInput;
 
 describe.each(testDatabases())('routing table on $name', (database) => {
   let db: Db;

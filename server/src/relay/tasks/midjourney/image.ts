@@ -1,0 +1,48 @@
+import type { FastifyReply } from 'fastify';
+import type { AppContext } from '../../../context.js';
+import { findImage } from './rows.js';
+
+/*
+ * GET /mj/image/{id}: the image of a known task, fetched from the address its proxy reported (never one a client
+ * gave) and streamed through as it arrives — an upscale is several MB and is never held whole. No key is asked,
+ * as in the established gateway: the task id is the secret, and the address is what MjForwardUrlEnabled hides.
+ */
+
+/** The wait for the image's headers; the body then flows under the upstream client's idle timeout. */
+const HEAD_TIMEOUT_MS = 30_000;
+
+const fail = (reply: FastifyReply, status: number, error: string) =>
+  reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ error }));
+
+export async function streamImage(ctx: AppContext, mjId: string, reply: FastifyReply): Promise<void> {
+  const url = await findImage(ctx.db.kysely, mjId);
+  if (!url || !/^https?:\/\//i.test(url)) {
+    void fail(reply, 404, 'midjourney_task_not_found');
+    return;
+  }
+  const abort = new AbortController();
+  const timer = setTimeout(() => abort.abort(), HEAD_TIMEOUT_MS);
+  let res;
+  try {
+    res = await ctx.relay.upstream.send({ url, method: 'GET', headers: { accept: 'image/*,*/*' } }, abort.signal);
+  } catch (err) {
+    ctx.log.warn({ err, mjId }, 'fetching a Midjourney image failed');
+    void fail(reply, 502, 'http_get_image_failed');
+    return;
+  } finally {
+    clearTimeout(timer);
+  }
+  if (res.statusCode !== 200) {
+    // Discards what the upstream sent (its error page), up to undici's small limit, then lets the connection go.
+    await res.body.dump().catch(() => undefined);
+    void fail(reply, res.statusCode >= 400 ? res.statusCode : 502, `http_get_image_failed: HTTP ${res.statusCode}`);
+    return;
+  }
+  const type = res.headers['content-type'];
+  const length = res.headers['content-length'];
+  void reply.status(200).header('content-type', typeof type === 'string' && type ? type : 'image/jpeg');
+  if (typeof length === 'string') void reply.header('content-length', length);
+  // A client that leaves mid-way stops the upstream download too (Fastify destroys the stream it was sending).
+  // Not awaited: the route returns the reply, and Fastify streams it.
+  void reply.send(res.body);
+}

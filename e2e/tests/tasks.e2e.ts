@@ -215,7 +215,8 @@ describe('the drawing and async task pages', () => {
     const image = viewer.getByRole('img', { name: '结果图片' });
     await image.waitFor();
     await poll(() => image.evaluate((el: HTMLImageElement) => el.complete && el.naturalWidth > 0)).toBe(true);
-    expect(await image.getAttribute('src')).toBe(`${env.server().baseUrl}/logo.svg`);
+    // Shown through the gateway (MjForwardUrlEnabled, the default), which streams the stored image.
+    expect(await image.getAttribute('src')).toBe('/mj/image/mj-painter-1');
     const level = viewer.getByLabel('缩放比例');
     // The image's layout width against its frame's (the dialog's opening animation scales both alike).
     const scale = () => image.evaluate((el: HTMLImageElement) => el.offsetWidth / el.parentElement!.clientWidth);

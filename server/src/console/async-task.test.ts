@@ -72,9 +72,20 @@ describe.each(testDatabases())('drawing and task logs on $name', (database) => {
     expect(ids(body)).toEqual([...ids(body)].sort((a, b) => b - a));
     expect(body.data.items[0]).toMatchObject({
       mj_id: 'mj-a-3', user_id: alice.userId, channel_id: 7, action: 'IMAGINE', code: 1, status: 'SUCCESS', progress: '100%',
-      prompt: 'prompt of mj-a-3', image_url: 'https://img.example/mj-a-3.png', submit_time: NOW * 1000, created_at: NOW,
+      prompt: 'prompt of mj-a-3', image_url: '/mj/image/mj-a-3', submit_time: NOW * 1000, created_at: NOW,
       quota: 50_000, fail_reason: '', prompt_en: '', finish_time: 0,
     });
+  });
+
+  it("shows a drawing's image through the gateway's address while MjForwardUrlEnabled, else the proxy's own", async () => {
+    const options = t.app.ctx.options;
+    expect(await options.set('ServerAddress', 'https://gw.example.com/')).toBeNull();
+    const first = async () => (await get<MidjourneyDto>(root, '/api/mj/?mj_id=mj-a-3')).data.items[0].image_url;
+    expect(await first()).toBe('https://gw.example.com/mj/image/mj-a-3');
+    expect(await options.set('MjForwardUrlEnabled', 'false')).toBeNull();
+    expect(await first()).toBe('https://img.example/mj-a-3.png');
+    await options.set('MjForwardUrlEnabled', 'true');
+    await options.set('ServerAddress', '');
   });
 
   it('filters drawings by channel, mj id and a submit window given in milliseconds or seconds', async () => {

@@ -5,6 +5,8 @@ import { caller } from '../auth/guard.js';
 import type { Database } from '../db/schema.js';
 import { pageMidjourneys, pageTasks, type MidjourneyRow, type TaskFilter, type TaskPageRequest, type TaskRow } from '../store/async-tasks.js';
 import { ok } from './envelope.js';
+import type { OptionReader } from '../options/index.js';
+import { imageUrlOf } from '../relay/tasks/midjourney/view.js';
 import { paging, queryInt, queryText, queryTime, type Query } from './query.js';
 
 /*
@@ -40,9 +42,12 @@ function filterOf(query: Query, upstreamParam: string, unit: Unit, userId?: numb
   };
 }
 
-// The token columns are the gateway's own bookkeeping for refunds, not part of either list.
-const midjourneyView = ({ token_id: _t, token_quota: _q, ...row }: MidjourneyRow, self: boolean): MidjourneyDto => ({
+// The token columns are the gateway's own bookkeeping for refunds, not part of either list. A drawing's image is
+// shown through the gateway's own address when MjForwardUrlEnabled (as the relay's fetch answers it): the proxy's
+// address may be private, or unreachable from a browser.
+const midjourneyView = ({ token_id: _t, token_quota: _q, ...row }: MidjourneyRow, self: boolean, options: OptionReader): MidjourneyDto => ({
   ...row,
+  image_url: imageUrlOf(row, options),
   created_at: Math.floor(row.submit_time / 1000),
   channel_id: self ? 0 : row.channel_id,
 });
@@ -55,7 +60,7 @@ interface TaskList<Row, Dto> {
   /** The unit of submit_time in this table. */
   unit: Unit;
   read: (db: Db, filter: TaskFilter, page: TaskPageRequest) => Promise<{ items: Row[]; total: number }>;
-  view: (row: Row, self: boolean) => Dto;
+  view: (row: Row, self: boolean, options: OptionReader) => Dto;
 }
 
 const DRAWINGS: TaskList<MidjourneyRow, MidjourneyDto> = { upstreamParam: 'mj_id', unit: 'ms', read: pageMidjourneys, view: midjourneyView };
@@ -71,7 +76,7 @@ export const asyncTaskRoutes: FastifyPluginAsync = async (app) => {
     const { page, size, offset } = paging(query, { firstPage: 1 });
     const filter = filterOf(query, list.upstreamParam, list.unit, self ? caller(request).id : undefined);
     const found = await list.read(db, filter, { offset, limit: size });
-    return { items: found.items.map((r) => list.view(r, self)), total: found.total, page, page_size: size };
+    return { items: found.items.map((r) => list.view(r, self, app.ctx.options)), total: found.total, page, page_size: size };
   }
 
   function serve<Row, Dto>(base: string, list: TaskList<Row, Dto>): void {

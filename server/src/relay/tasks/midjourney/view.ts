@@ -37,7 +37,7 @@ function parsed<T>(text: string, ok: (v: unknown) => boolean): T | null {
   }
 }
 
-export function imageUrlOf(row: MidjourneyRow, options: OptionReader, now = Date.now()): string {
+export function imageUrlOf(row: Pick<MidjourneyRow, 'image_url' | 'mj_id' | 'status'>, options: OptionReader, now = Date.now()): string {
   if (!row.image_url || !options.get('MjForwardUrlEnabled')) return row.image_url;
   const server = options.get('ServerAddress').trim().replace(/\/+$/, '');
   const url = `${server}/mj/image/${encodeURIComponent(row.mj_id)}`;

@@ -10,7 +10,7 @@ import type { UpstreamRequest } from '../types.js';
 export const SUBMIT_TIMEOUT_MS = 60_000;
 export const POLL_TIMEOUT_MS = 15_000;
 /** A task answer larger than this is not what any task upstream sends: refused rather than held in memory. */
-const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export type TaskCallResult =
   | { kind: 'answer'; status: number; text: string; /** Parsed JSON, undefined when the body is not JSON. */ json: unknown }
@@ -21,14 +21,13 @@ export async function callTaskUpstream(ctx: AppContext, req: UpstreamRequest, ti
     const res = await ctx.relay.upstream.send(req, AbortSignal.timeout(timeoutMs));
     const chunks: Buffer[] = [];
     let size = 0;
+    // Leaving the loop early ends the iteration, which destroys the body (and its connection) without an error event.
     for await (const chunk of res.body as AsyncIterable<Buffer>) {
       size += chunk.length;
-      if (size > MAX_ANSWER_BYTES) {
-        res.body.destroy();
-        return { kind: 'unreachable', reason: 'upstream answer too large' };
-      }
+      if (size > MAX_ANSWER_BYTES) break;
       chunks.push(chunk);
     }
+    if (size > MAX_ANSWER_BYTES) return { kind: 'unreachable', reason: 'upstream answer too large' };
     const text = Buffer.concat(chunks).toString('utf8');
     let json: unknown;
     try {

@@ -3,6 +3,8 @@
 // (--profile: Switchyard runs with --cpu-prof into bench/profiles/; summarize with bench/profile-top.mjs.
 //  --server-node-flags="...": node flags for Switchyard, e.g. --trace-gc; --keep-logs copies its log to bench/profiles/.)
 // (npm run bench:streams). After `npm run build`.
+//   node bench/streams.mjs --workers 2 --n 10000   one node with that many workers (not pinned; RSS and CPU summed
+//   over the primary and its workers), against direct only; writes the "Concurrent streams on one node" section.
 //
 // A mock OpenAI upstream streams each answer slowly (first chunk at once, the rest over --stream-ms). N streaming
 // calls are opened evenly within --ramp-ms (by default 500 new streams a second, as 5,000 streams of 10 s would
@@ -35,13 +37,18 @@ const { values: args } = parseArgs({
     profile: { type: 'boolean', default: false },
     'server-node-flags': { type: 'string', default: '' },
     'keep-logs': { type: 'boolean', default: false },
+    workers: { type: 'string', default: '1' },
   },
 });
+const WORKERS = Math.max(1, Number(args.workers) || 1);
+/** One node with several workers: Switchyard against direct only, its figures summed over its processes. */
+const NODE = WORKERS > 1;
 const N = Math.max(1, Number(args.n) || 5000);
 const STREAM_MS = Math.max(1000, Number(args['stream-ms']) || 20_000);
 const RAMP_MS = Math.max(0, Number(args['ramp-ms']) || 0);
 const MAIN_JS = args.server ? path.resolve(args.server) : path.join(ROOT, 'server/dist/main.js');
-const WRITE = N === 5000 && STREAM_MS === 20_000 && RAMP_MS === 10_000 && !args['no-http2'] && !args.server && !args.profile && !args['server-node-flags'];
+const STANDARD = STREAM_MS === 20_000 && RAMP_MS === 10_000 && !args.server && !args.profile && !args['server-node-flags'];
+const WRITE = NODE ? STANDARD && N === 10_000 : STANDARD && N === 5000 && !args['no-http2'];
 const startedAt = Date.now();
 const log = (...a) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(1).padStart(5)}s]`, ...a);
 
@@ -89,14 +96,26 @@ async function mockStats(mockUrl, reset = false) {
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
+/** The process and its children (a node's primary and workers). */
+function processTree(pid) {
+  try {
+    const children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
+    return [pid, ...children];
+  } catch {
+    return [pid];
+  }
+}
+const sum = (pids, read) => pids.reduce((n, p) => n + (read(p) || 0), 0);
+
 /** Opens N streams within the ramp, holds them to the end, and reads what the upstream and the relay saw. */
 async function wave(target, mockUrl) {
   await mockStats(mockUrl, true);
   const pid = target.pid;
-  const rssBefore = pid ? memKB(pid, 'VmRSS') : NaN;
-  const cpuBefore = pid ? cpuTicks(pid) : 0;
+  const pids = pid ? processTree(pid) : [];
+  const rssBefore = pid ? sum(pids, (p) => memKB(p, 'VmRSS')) : NaN;
+  const cpuBefore = pid ? sum(pids, cpuTicks) : 0;
   let rssPeak = rssBefore;
-  const sampler = pid ? setInterval(() => (rssPeak = Math.max(rssPeak, memKB(pid, 'VmRSS'))), 100) : null;
+  const sampler = pid ? setInterval(() => (rssPeak = Math.max(rssPeak, sum(pids, (p) => memKB(p, 'VmRSS')))), 100) : null;
   const began = performance.now();
   const calls = [];
   for (let i = 0; i < N; i++) {
@@ -126,7 +145,7 @@ async function wave(target, mockUrl) {
     wallS: (performance.now() - began) / 1000,
     rssBeforeMB: rssBefore / 1024,
     rssPeakMB: rssPeak / 1024,
-    cpuS: pid ? (cpuTicks(pid) - cpuBefore) / CLK_TCK : NaN,
+    cpuS: pid ? (sum(pids, cpuTicks) - cpuBefore) / CLK_TCK : NaN,
   };
 }
 
@@ -135,7 +154,7 @@ const logFiles = [];
 async function switchyardTarget(name, upstreamUrl, env) {
   const nodeArgs = args.profile ? ['--cpu-prof', '--cpu-prof-dir', path.join(BENCH, 'profiles'), '--cpu-prof-name', `${name}.cpuprofile`] : [];
   nodeArgs.push(...args['server-node-flags'].split(' ').filter(Boolean));
-  const sy = await startSwitchyard(MAIN_JS, { name, env, nodeArgs });
+  const sy = await startSwitchyard(MAIN_JS, { name, env: { ...env, WORKERS: String(WORKERS) }, nodeArgs, cpu: NODE ? null : 0 });
   logFiles.push(sy.logFile);
   try {
     const { key } = await setupSwitchyard(sy.base, upstreamUrl);
@@ -198,6 +217,39 @@ const H2_HEAD = ['Switchyard', 'most open at once', 'first byte p50 ms', 'p99', 
 const md = (head, body) => [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((r) => `| ${r.join(' | ')} |`)].join('\n');
 const text = (head, body) => [head, ...body].map((r) => r.map((c, i) => String(c).padEnd(i === 0 ? 22 : 14)).join(' ')).join('\n');
 
+/** N streams through one node of WORKERS workers, against direct: the most open at once, errors, memory. */
+async function nodeRun(mach, mockUrl) {
+  const switchyard = await switchyardTarget(`switchyard (${WORKERS} workers)`, mockUrl, {});
+  const results = [];
+  for (const target of [{ name: 'direct', url: mockUrl, key: UPSTREAM_KEY, pid: 0 }, switchyard]) {
+    log(`${target.name}: ${N} streams...`);
+    const r = await wave(target, mockUrl);
+    log(`  most open ${r.maxOpen}, first byte p50 ${f0(r.p50)} p99 ${f0(r.p99)} max ${f0(r.max)} ms, errors ${r.errors}, RSS ${f0(r.rssBeforeMB)} → ${f0(r.rssPeakMB)} MB`);
+    results.push(r);
+  }
+  const [direct, sy] = results;
+  console.log('\n' + text(HEAD, rows(results, direct)) + '\n');
+  const verdict =
+    sy.maxOpen === N && sy.errors === 0 && sy.rssPeakMB < 1500
+      ? `PASS: ${N} streams open at once through one node of ${WORKERS} workers, no errors, peak RSS ${f0(sy.rssPeakMB)} MB (all processes).`
+      : `FAIL: target is ${N} open at once (got ${sy.maxOpen}), 0 errors (got ${sy.errors}), RSS under 1,500 MB (got ${f0(sy.rssPeakMB)} MB).`;
+  console.log(verdict);
+  if (WRITE) {
+    const section = [
+      `## Concurrent streams on one node (\`node bench/streams.mjs --workers ${WORKERS} --n ${N}\`)`,
+      '',
+      `${new Date().toISOString().slice(0, 10)}, ${mach.nproc} cores (${mach.cpuModel}), node ${mach.node}. ${N} streaming calls opened within ${RAMP_MS / 1000} s, each answered over ${STREAM_MS / 1000} s, all held open together, through one node: a primary and ${WORKERS} workers sharing the port (not pinned; RSS and CPU are the sums over the node's processes, the client and mock share the same cores).`,
+      '',
+      md(HEAD, rows(results, direct)),
+      '',
+      verdict,
+    ].join('\n');
+    writeResultsSection('node-streams', section);
+    log('wrote the node-streams section of bench/RESULTS.md');
+  }
+  return verdict.startsWith('PASS') ? 0 : 1;
+}
+
 async function main() {
   const mach = machine();
   log(`machine: ${mach.nproc} cores, ${mach.cpuModel}, node ${mach.node}; ${N} streams of ${STREAM_MS} ms opened within ${RAMP_MS} ms`);
@@ -206,6 +258,7 @@ async function main() {
 
   const mock = startChild('mock', [path.join(BENCH, 'mock-upstream.mjs'), '--host', HOST, '--port', '0', '--slow-stream-ms', String(STREAM_MS)], { cpu: 1 });
   const mockUrl = `http://${HOST}:${await listeningPort(mock)}`;
+  if (NODE) return nodeRun(mach, mockUrl);
   const minimal = startChild('minimal', [path.join(BENCH, 'minimal-relay.mjs'), '--host', HOST, '--port', '0', '--upstream', mockUrl, '--max-sockets', '0'], { cpu: 0 });
   const minimalUrl = `http://${HOST}:${await listeningPort(minimal)}`;
   const switchyard = await switchyardTarget('switchyard', mockUrl, {});

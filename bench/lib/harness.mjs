@@ -81,8 +81,10 @@ export function makeTmpDir() {
 }
 
 export function startChild(name, nodeArgs, { cpu, env = {}, logFile } = {}) {
-  const cmd = PINNED ? 'taskset' : process.execPath;
-  const argv = PINNED ? ['-c', String(cpu), process.execPath, ...nodeArgs] : nodeArgs;
+  // cpu null: not pinned (a node's workers spread over every core).
+  const pin = PINNED && cpu !== null;
+  const cmd = pin ? 'taskset' : process.execPath;
+  const argv = pin ? ['-c', String(cpu), process.execPath, ...nodeArgs] : nodeArgs;
   const child = spawn(cmd, argv, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const entry = { name, child, exited: false, logFile };
   child.on('exit', (code, signal) => {
@@ -266,20 +268,20 @@ export async function setupSwitchyard(base, mockUrl) {
  * Starts Switchyard (`mainJs`) as `npm start` does, on a fresh SQLite file in the scratch directory, pinned to core 0,
  * and waits for its status page. Its output goes to `switchyard.log` there.
  */
-export async function startSwitchyard(mainJs, { nodeArgs = [], env = {}, name = 'switchyard' } = {}) {
+export async function startSwitchyard(mainJs, { nodeArgs = [], env = {}, name = 'switchyard', cpu = 0 } = {}) {
   const start = startCommand();
   const port = await freePort();
   const base = `http://${HOST}:${port}`;
   const logFile = path.join(tmpDir, `${name}.log`);
   const entry = startChild(name, [...start.flags, ...nodeArgs, mainJs], {
-    cpu: 0,
+    cpu,
     logFile,
     env: {
       PORT: String(port),
       HOST,
       SQLITE_PATH: path.join(tmpDir, `${name}.db`),
-      SQL_DSN: '',
-      REDIS_CONN_STRING: '',
+      SQL_DSN: process.env.BENCH_SQL_DSN ?? '',
+      REDIS_CONN_STRING: process.env.BENCH_REDIS ?? '',
       LOG_LEVEL: 'warn',
       SESSION_SECRET: 'bench-session-secret-bench-session-secret',
       ROOT_INITIAL_QUOTA: '10000000000',

@@ -8,6 +8,8 @@
 //   stream: SSE, 20 small content chunks, a usage chunk when stream_options.include_usage is true, then [DONE];
 //           written back-to-back (optionally after a fixed delay before the first chunk); with --slow-stream-ms, the
 //           first chunk at once and the rest spread evenly over that many ms (a model that takes its time).
+// POST /v1/messages (Anthropic's Messages API, for channels of the Claude type): the same answer, as one message or as
+//   Claude's SSE events (message_start, a text block of 20 deltas, message_delta with usage, message_stop).
 // GET /stats: {open, maxOpen, connections, h2Sessions} (streams open now and at most since the last reset, TCP
 //   connections accepted, HTTP/2 sessions); POST /stats/reset zeroes the counters.
 // With --tls-cert and --tls-key it serves HTTPS with HTTP/2 and HTTP/1.1 (ALPN), else plain HTTP/1.1. Its HTTP/2
@@ -67,6 +69,35 @@ function answersFor(model) {
 }
 const DONE = Buffer.from('data: [DONE]\n\n');
 
+const claudeCache = new Map();
+function claudeAnswersFor(model) {
+  let a = claudeCache.get(model);
+  if (a) return a;
+  const id = 'msg_bench';
+  const usage = { input_tokens: USAGE.prompt_tokens, output_tokens: USAGE.completion_tokens };
+  const json = Buffer.from(
+    JSON.stringify({ id, type: 'message', role: 'assistant', model, content: [{ type: 'text', text: WORDS.join('') }], stop_reason: 'end_turn', stop_sequence: null, usage }),
+  );
+  const ev = (name, data) => Buffer.from(`event: ${name}\ndata: ${JSON.stringify(data)}\n\n`);
+  const events = [
+    ev('message_start', { type: 'message_start', message: { id, type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }),
+    ev('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+    ...WORDS.map((w) => ev('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: w } })),
+    ev('content_block_stop', { type: 'content_block_stop', index: 0 }),
+    ev('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }),
+    ev('message_stop', { type: 'message_stop' }),
+  ];
+  a = { json, events };
+  if (claudeCache.size < 16) claudeCache.set(model, a);
+  return a;
+}
+
+function claudeStream(res, a) {
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const e of a.events) res.write(e);
+  res.end();
+}
+
 function sendJson(res, status, body) {
   const text = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
@@ -109,7 +140,8 @@ function handle(req, res) {
   const parts = [];
   req.on('data', (c) => parts.push(c));
   req.on('end', () => {
-    if (req.method !== 'POST' || req.url.split('?')[0] !== '/v1/chat/completions') {
+    const route = req.url.split('?')[0];
+    if (req.method !== 'POST' || (route !== '/v1/chat/completions' && route !== '/v1/messages')) {
       sendJson(res, 404, { error: { message: `Invalid URL (${req.method} ${req.url})`, type: 'invalid_request_error', param: null, code: 'unknown_url' } });
       return;
     }
@@ -118,6 +150,14 @@ function handle(req, res) {
       body = JSON.parse(Buffer.concat(parts).toString('utf8'));
     } catch {
       sendJson(res, 400, { error: { message: 'We could not parse the JSON body of your request.', type: 'invalid_request_error', param: null, code: null } });
+      return;
+    }
+    if (route === '/v1/messages') {
+      const c = claudeAnswersFor(typeof body.model === 'string' ? body.model : 'claude-sonnet-4');
+      if (body.stream === true) {
+        countOpen(res);
+        claudeStream(res, c);
+      } else sendJson(res, 200, c.json);
       return;
     }
     const a = answersFor(typeof body.model === 'string' ? body.model : 'gpt-4o-mini');

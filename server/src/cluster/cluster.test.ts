@@ -107,7 +107,7 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
     expect(during.held).toHaveLength(1);
     expect(during.user).toBe(before.user - during.held[0].amount);
     expect(during.remain).toBe(before.remain - during.held[0].amount);
-    const victim = Number(during.held[0].holder.split('/').pop());
+    const victim = Number(during.held[0].holder.split('/')[1]);
     const pidsBefore = workerPids(server.child.pid!);
     expect(pidsBefore).toContain(victim);
 

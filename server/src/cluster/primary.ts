@@ -9,7 +9,7 @@ import { MemoryRateLimiter } from '../services/rate-limit/memory.js';
 import type { LimitWindow } from '../services/rate-limit/limiter.js';
 import { AggregatorRegistry } from 'prom-client';
 import { isClusterMessage, WORKER_ENV, type LimitReply, type MetricsReply } from './messages.js';
-import { releaseReservationsOf, reservationHolder } from '../store/reservations.js';
+import { releaseReservationsOfProcess } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
 
 /*
@@ -97,7 +97,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     if (!stopping || code !== 0) {
       // Whatever its calls in flight reserved is given back before anything else can be charged in its name.
       try {
-        const released = await releaseReservationsOf(db.kysely, reservationHolder(pid));
+        const released = await releaseReservationsOfProcess(db.kysely, pid);
         if (released.calls > 0) log.warn({ worker: slot.index, pid, ...released }, 'gave back the balance reserved by the calls of a worker that died');
       } catch (err) {
         log.error({ err, worker: slot.index, pid }, 'could not give back the reservations of a dead worker; they stay until the next try');

@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import { migratedDatabase } from '../test/migrated-database.js';
 import { insertToken } from './tokens.js';
 import { insertUser } from './users.js';
 import { applySettlements, reserveQuota, type Reservation } from './quota.js';
-import { OWN_HOLDER, releaseDeadHoldersOfHost, releaseReservationsOf, reservationHolder } from './reservations.js';
+import { OWN_HOLDER, releaseDeadHoldersOfHost, releaseReservationsOf, reservationHolder, STALE_RESERVATION_SECONDS } from './reservations.js';
 
 /*
  * The journal of reservations in flight: written with each reservation, deleted with its settlement, and given
@@ -54,7 +55,7 @@ describe.each(testDatabases())('reservations in flight on $name', (database) => 
   it("gives back a dead holder's reservations to users and tokens, once", async () => {
     const a = await account();
     const b = await account(true);
-    const holder = reservationHolder(999_999, 'dead-host');
+    const holder = reservationHolder(999_999, 1_700_000_000_000, 'dead-host');
     const k = db().kysely;
     // Taken as the dead process took them: the balances moved and the journal says by whom.
     for (const [acc, amount, token] of [[a, 1_000, a.tokenId], [a, 500, a.tokenId], [b, 2_000, 0]] as const) {
@@ -74,14 +75,52 @@ describe.each(testDatabases())('reservations in flight on $name', (database) => 
     const a = await account();
     const k = db().kysely;
     const rows = [
-      { id: `h${++n}`, holder: reservationHolder(111, 'this-host'), amount: 100 },
-      { id: `h${++n}`, holder: reservationHolder(222, 'this-host'), amount: 200 },
-      { id: `h${++n}`, holder: reservationHolder(111, 'other-host'), amount: 400 },
+      { id: `h${++n}`, holder: reservationHolder(111, 5_000, 'this-host'), amount: 100 },
+      { id: `h${++n}`, holder: reservationHolder(222, 6_000, 'this-host'), amount: 200 },
+      // Its pid runs again, but another process started later: a restarted container counting pids from 1.
+      { id: `h${++n}`, holder: reservationHolder(222, 1_000, 'this-host'), amount: 800 },
+      { id: `h${++n}`, holder: reservationHolder(111, 5_000, 'other-host'), amount: 400 },
     ];
-    for (const row of rows) await k.insertInto('reservations').values({ ...row, user_id: a.userId, token_id: 0, created_at: 0 }).execute();
-    await k.updateTable('users').set({ quota: 10_000 - 700 }).where('id', '=', a.userId).execute();
-    const released = await releaseDeadHoldersOfHost(k, 'this-host', (pid) => pid === 222);
-    expect(released).toEqual({ calls: 1, quota: 100 });
+    const now = Math.floor(Date.now() / 1000);
+    for (const row of rows) await k.insertInto('reservations').values({ ...row, user_id: a.userId, token_id: 0, created_at: now }).execute();
+    await k.updateTable('users').set({ quota: 10_000 - 1_500 }).where('id', '=', a.userId).execute();
+    const released = await releaseDeadHoldersOfHost(k, 'this-host', (pid, started) => pid === 222 && started === 6_000);
+    expect(released).toEqual({ calls: 2, quota: 900 });
     expect((await journal(a.userId)).map((r) => r.amount).sort()).toEqual([200, 400]);
+    expect(await balances(a.userId, a.tokenId)).toEqual([9_400, 5_000]);
+  });
+
+  it('at start, releases what any holder left more than a day ago', async () => {
+    const a = await account();
+    const k = db().kysely;
+    const now = Math.floor(Date.now() / 1000);
+    await k.insertInto('reservations').values({ id: `s${++n}`, holder: 'gone-host/7/1', user_id: a.userId, token_id: a.tokenId, amount: 300, created_at: now - STALE_RESERVATION_SECONDS - 5 }).execute();
+    await k.insertInto('reservations').values({ id: `s${++n}`, holder: 'gone-host/7/1', user_id: a.userId, token_id: a.tokenId, amount: 50, created_at: now - 60 }).execute();
+    await k.updateTable('users').set({ quota: 10_000 - 350 }).where('id', '=', a.userId).execute();
+    await k.updateTable('tokens').set({ remain_quota: 5_000 - 350 }).where('id', '=', a.tokenId).execute();
+    expect(await releaseDeadHoldersOfHost(k, 'this-host', () => true)).toEqual({ calls: 1, quota: 300 });
+    expect(await balances(a.userId, a.tokenId)).toEqual([9_950, 4_950]);
+    expect((await journal(a.userId)).map((r) => r.amount)).toEqual([50]);
+  });
+
+  it('tells a running process from a dead one with its pid by the start time /proc gives', async () => {
+    const a = await account();
+    const k = db().kysely;
+    const child = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60000)'], { stdio: 'ignore' });
+    const startedMs = Date.now();
+    try {
+      const now = Math.floor(Date.now() / 1000);
+      const alive = reservationHolder(child.pid!, startedMs);
+      const reused = reservationHolder(child.pid!, startedMs - 3_600_000);
+      for (const [holder, amount] of [[alive, 10], [reused, 20]] as const) {
+        await k.insertInto('reservations').values({ id: `p${++n}`, holder, user_id: a.userId, token_id: 0, amount, created_at: now }).execute();
+      }
+      expect(await releaseDeadHoldersOfHost(k)).toMatchObject({ calls: 1, quota: 20 });
+      child.kill('SIGKILL');
+      await new Promise((resolve) => child.once('exit', resolve));
+      expect(await releaseDeadHoldersOfHost(k)).toMatchObject({ calls: 1, quota: 10 });
+    } finally {
+      child.kill('SIGKILL');
+    }
   });
 });

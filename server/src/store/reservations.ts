@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
@@ -11,11 +12,19 @@ import type { Database } from '../db/schema.js';
 
 type Db = Kysely<Database>;
 
-/** The holder name of a process: its host and pid (unique among the processes alive on a host). */
-export const reservationHolder = (pid: number, host: string = hostname()): string => `${host}/${pid}`.slice(0, 128);
+/**
+ * The holder name of a process: its host, pid and start time (ms). A pid is unique among the processes alive on a
+ * host, but is used again later (a restarted container counts from 1): the start time tells a live process from a
+ * dead one that had its pid.
+ */
+export const reservationHolder = (pid: number, startedMs: number, host: string = hostname()): string =>
+  `${host.slice(0, 80)}/${pid}/${Math.round(startedMs)}`;
 
 /** This process's holder name. */
-export const OWN_HOLDER = reservationHolder(process.pid);
+export const OWN_HOLDER = reservationHolder(process.pid, performance.timeOrigin);
+
+/** Reservations older than this are given back at start whatever their holder: no call lasts a day. */
+export const STALE_RESERVATION_SECONDS = 86_400;
 
 const ID_PREFIX = randomBytes(6).toString('hex');
 let counter = 0;
@@ -35,8 +44,32 @@ export interface Released {
  * calls they belonged to died with their process before settling, so nothing of them was charged.
  */
 export async function releaseReservationsOf(db: Db, holder: string): Promise<Released> {
+  return releaseWhere(db, { holder });
+}
+
+/** What every process with this pid on this host left (the primary's dead worker, whatever its start time). */
+export async function releaseReservationsOfProcess(db: Db, pid: number, host: string = hostname()): Promise<Released> {
+  return releaseWhere(db, { holderLike: `${host.slice(0, 80)}/${pid}/%` });
+}
+
+/** At start: reservations older than STALE_RESERVATION_SECONDS, whatever their holder (a host that never came back). */
+export async function releaseStaleReservations(db: Db, now: number = Math.floor(Date.now() / 1000)): Promise<Released> {
+  return releaseWhere(db, { createdBefore: now - STALE_RESERVATION_SECONDS });
+}
+
+interface Which {
+  holder?: string;
+  holderLike?: string;
+  createdBefore?: number;
+}
+
+async function releaseWhere(db: Db, which: Which): Promise<Released> {
   return db.transaction().execute(async (trx) => {
-    const rows = await trx.selectFrom('reservations').selectAll().where('holder', '=', holder).orderBy('id').execute();
+    let q = trx.selectFrom('reservations').selectAll();
+    if (which.holder !== undefined) q = q.where('holder', '=', which.holder);
+    if (which.holderLike !== undefined) q = q.where('holder', 'like', which.holderLike);
+    if (which.createdBefore !== undefined) q = q.where('created_at', '<', which.createdBefore);
+    const rows = await q.orderBy('id').execute();
     const users = new Map<number, number>();
     const tokens = new Map<number, number>();
     const released: Released = { calls: 0, quota: 0 };
@@ -56,28 +89,50 @@ export async function releaseReservationsOf(db: Db, holder: string): Promise<Rel
   });
 }
 
-/** Whether a process of this host is alive (signal 0 tests without sending anything). */
-function alive(pid: number): boolean {
+/** When a process of this host started (ms since the epoch), from /proc; null when it is gone or /proc is not there. */
+function processStartedMs(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // starttime (field 22) in clock ticks since boot; USER_HZ is 100 on Linux.
+    const ticks = Number(fields[19]);
+    const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
+    return Number.isFinite(ticks) && Number.isFinite(btime) ? btime * 1000 + ticks * 10 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Whether the process a holder names is still the one running under its pid (its start time matches). */
+function holderAlive(pid: number, startedMs: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch (err) {
     // EPERM: it exists, owned by someone else.
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
+    if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const started = processStartedMs(pid);
+  // Start times agree to the clock tick and the second the boot time is given in; without /proc, the pid decides.
+  return started === null || Math.abs(started - startedMs) < 2_000;
 }
 
 /**
  * At start: gives back what processes of this host that are no longer running left reserved (a process killed
- * outright, with no primary to see it go). Holders on other hosts are left to their own hosts.
+ * outright, with no primary to see it go; a container restarted, its pids counted again from 1), and what any
+ * holder left more than a day ago. Holders on other hosts are otherwise left to their own hosts.
  */
-export async function releaseDeadHoldersOfHost(db: Db, host: string = hostname(), isAlive: (pid: number) => boolean = alive): Promise<Released> {
-  const prefix = `${host}/`;
+export async function releaseDeadHoldersOfHost(
+  db: Db,
+  host: string = hostname(),
+  isAlive: (pid: number, startedMs: number) => boolean = holderAlive,
+): Promise<Released> {
+  const prefix = `${host.slice(0, 80)}/`;
   const holders = await db.selectFrom('reservations').select('holder').distinct().where('holder', 'like', `${prefix}%`).execute();
-  const total: Released = { calls: 0, quota: 0 };
+  const total = await releaseStaleReservations(db);
   for (const { holder } of holders) {
-    const pid = Number(holder.slice(prefix.length));
-    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    if (holder === OWN_HOLDER) continue;
+    const [pid, started] = holder.slice(prefix.length).split('/').map(Number);
+    if (!Number.isInteger(pid) || isAlive(pid, started)) continue;
     const r = await releaseReservationsOf(db, holder);
     total.calls += r.calls;
     total.quota += r.quota;

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { startCommand } from '../../../scripts/start-command.mjs';
+import { loadConfig } from '../config.js';
 import { REPO_ROOT, startBuilt, type BuiltServer } from '../test/built-server.js';
 
 /*
@@ -128,6 +129,7 @@ describe('the Dockerfile', { timeout: 180_000 }, () => {
 
 interface ComposeService {
   build?: string;
+  stop_grace_period?: string;
   image?: string;
   environment?: Record<string, string>;
   volumes?: string[];
@@ -144,6 +146,12 @@ describe('docker-compose.yml', { timeout: 60_000 }, () => {
   it('runs Switchyard, PostgreSQL and Redis', () => {
     expect(Object.keys(compose.services).sort()).toEqual(['postgres', 'redis', 'switchyard']);
     expect(switchyard.build).toBe('.');
+  });
+
+  it('gives Switchyard more time to stop than a graceful shutdown takes', () => {
+    const { shutdownTimeoutSeconds } = loadConfig({ ...switchyard.environment });
+    expect(Number.parseInt(switchyard.stop_grace_period!, 10)).toBeGreaterThan(shutdownTimeoutSeconds);
+    expect(switchyard.stop_grace_period).toMatch(/^\d+s$/);
   });
 
   it("points Switchyard at the PostgreSQL service's database and at the Redis service, with a session secret to set", () => {

@@ -4,16 +4,18 @@
 
 ARG NODE_IMAGE=node:20-bookworm-slim
 
-# Every dependency (TypeScript, Vite) and the three builds: packages/shared, server, web.
-FROM ${NODE_IMAGE} AS build
+# The package manifests and a compiler (better-sqlite3 compiles from source when no prebuilt binary fits).
+FROM ${NODE_IMAGE} AS manifests
 WORKDIR /app
-# better-sqlite3 compiles from source when no prebuilt binary fits the platform.
 RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
 COPY package.json package-lock.json ./
 COPY packages/shared/package.json packages/shared/
 COPY server/package.json server/
 COPY web/package.json web/
 COPY e2e/package.json e2e/
+
+# Every dependency (TypeScript, Vite) and the three builds: packages/shared, server, web.
+FROM manifests AS build
 RUN npm ci
 COPY tsconfig.base.json ./
 COPY scripts scripts
@@ -23,14 +25,7 @@ COPY web web
 RUN npm run build
 
 # Production dependencies only, native modules built for the runtime's base image.
-FROM ${NODE_IMAGE} AS deps
-WORKDIR /app
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
-COPY package.json package-lock.json ./
-COPY packages/shared/package.json packages/shared/
-COPY server/package.json server/
-COPY web/package.json web/
-COPY e2e/package.json e2e/
+FROM manifests AS deps
 RUN npm ci --omit=dev && npm cache clean --force && mkdir -p server/node_modules
 
 # What runs: node, the production dependencies and the built files; no compiler, no sources.

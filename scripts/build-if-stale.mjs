@@ -79,14 +79,46 @@ export function stamp(at) {
   fs.writeFileSync(STAMP, String(at));
 }
 
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
+  }
+}
+
+/** Runs `fn` while no other start of this tree builds (two starts at once would overwrite each other's output). */
+function underBuildLock(fn) {
+  const lock = path.join(ROOT, 'node_modules', '.switchyard-build-lock');
+  for (;;) {
+    try {
+      fs.writeFileSync(lock, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      const holder = Number(fs.readFileSync(lock, 'utf8'));
+      if (holder && !alive(holder)) fs.rmSync(lock, { force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200);
+    }
+  }
+  try {
+    fn();
+  } finally {
+    fs.rmSync(lock, { force: true });
+  }
+}
+
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   if (process.argv.includes('--stamp')) {
     stamp(newestSource());
-  } else {
-    const reason = staleReason();
-    if (reason) {
+  } else if (staleReason()) {
+    underBuildLock(() => {
+      // Another start may have built while this one waited.
+      const reason = staleReason();
+      if (!reason) return;
       console.error(`building first: ${reason}`);
       execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: 'inherit' });
-    }
+    });
   }
 }

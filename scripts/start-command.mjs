@@ -19,5 +19,5 @@ export function startCommand(script = JSON.parse(fs.readFileSync(path.join(ROOT,
   if (words[0] === 'exec') words.shift();
   const at = words.indexOf(ENTRY);
   if (words[0] !== 'node' || at < 0) return null;
-  return { env, flags: words.slice(1, at), entry: ENTRY, text: run };
+  return { env, flags: words.slice(1, at), entry: ENTRY, text: run.replace(/\bexec\s+/, '') };
 }

@@ -33,7 +33,7 @@ describe('npm start', { timeout: 180_000 }, () => {
   it('runs the built server with the runtime flags, through exec', () => {
     const script = (JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
     expect(script.split('&&')[0].trim()).toBe('node scripts/build-if-stale.mjs');
-    expect(startCommand(script)).toEqual({ env: { MALLOC_ARENA_MAX: '2' }, flags: [], entry: 'server/dist/main.js', text: 'MALLOC_ARENA_MAX=2 exec node server/dist/main.js' });
+    expect(startCommand(script)).toEqual({ env: { MALLOC_ARENA_MAX: '2' }, flags: [], entry: 'server/dist/main.js', text: 'MALLOC_ARENA_MAX=2 node server/dist/main.js' });
   });
 
   it('builds only when a source is newer than the last build', () => {

@@ -8,6 +8,7 @@ import net from 'node:net';
 import readline from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { request } from 'undici';
+import { startCommand as readStartCommand } from '../../scripts/start-command.mjs';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 export const BENCH = path.join(ROOT, 'bench');
@@ -15,22 +16,11 @@ export const HOST = '127.0.0.1';
 export const MODEL = 'gpt-4o-mini';
 export const UPSTREAM_KEY = 'sk-bench-upstream-key';
 
-/**
- * How `npm start` runs the server (package.json): environment assignments and node flags in front of
- * server/dist/main.js. The benchmark starts Switchyard the same way, so it measures what is shipped.
- */
+/** How `npm start` runs the server: the benchmark starts Switchyard the same way, so it measures what is shipped. */
 export function startCommand() {
-  const script = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).scripts?.start ?? '';
-  const run = script.split('&&').map((part) => part.trim()).find((part) => /\bserver\/dist\/main\.js\b/.test(part)) ?? '';
-  const words = run.split(/\s+/).filter(Boolean);
-  const env = {};
-  while (words.length && /^[A-Z_][A-Z0-9_]*=/.test(words[0])) {
-    const [k, ...v] = words.shift().split('=');
-    env[k] = v.join('=');
-  }
-  if (words[0] !== 'node') fail(`cannot read how package.json's start script runs the server: ${script}`);
-  const flags = words.slice(1, words.findIndex((w) => /server\/dist\/main\.js$/.test(w)));
-  return { env, flags, text: run };
+  const start = readStartCommand();
+  if (!start) fail("cannot read how package.json's start script runs the server");
+  return start;
 }
 
 export function fail(message) {

@@ -8,7 +8,7 @@ import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
-import { createBus, type Bus } from './cache/bus.js';
+import { createBus, RedisBus, type Bus } from './cache/bus.js';
 import { Options } from './options/index.js';
 import { RoutingTable } from './cache/routing.js';
 import { LogWriter } from './store/logs.js';
@@ -39,6 +39,7 @@ import { assignRequestId, requestIdOf } from './request-id.js';
 import { Metrics } from './metrics/index.js';
 import { metricsRoute } from './metrics/route.js';
 import { openTracing } from './tracing.js';
+import { Readiness, readinessRoute } from './health/readiness.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -243,6 +244,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(relayRoutes);
   await app.register(taskRoutes);
   await app.register(metricsRoute);
+  await app.register(readinessRoute(new Readiness(db, bus instanceof RedisBus ? () => bus.ping() : null)), { prefix: '/api' });
   const relayLane = new RelayLane(app.ctx, RELAY_ENDPOINTS, { bodyLimit: config.bodyLimit, trust: compileTrust(config.trustedProxies) });
   app.addHook('preClose', () => {
     closing = true;

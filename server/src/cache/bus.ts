@@ -105,6 +105,11 @@ export class RedisBus implements Bus {
     await this.sub.ping();
   }
 
+  /** A PING on the publishing connection (readiness probes): rejects while Redis does not answer. */
+  async ping(): Promise<void> {
+    await this.pub.ping();
+  }
+
   async close(): Promise<void> {
     this.sub.disconnect();
     this.pub.disconnect();

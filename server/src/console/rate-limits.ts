@@ -16,6 +16,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Counts against the critical per-address limit too (CRITICAL_RATE_LIMIT*). */
     critical?: boolean;
+    /** Not counted by the per-address limits (health probes, which a balancer sends from one address). */
+    unlimited?: boolean;
   }
 }
 
@@ -75,7 +77,7 @@ export function installHttpRateLimits(app: FastifyInstance, limiter: RateLimiter
     app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
       const surface = surfaceOf(request.url);
       const limit = surface === 'web' ? limits.web : limits.api;
-      if (surface === null || !limit.enabled) {
+      if (surface === null || !limit.enabled || request.routeOptions.config.unlimited) {
         done();
         return;
       }

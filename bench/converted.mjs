@@ -1,5 +1,6 @@
 // CPU per call on the converted paths against the passthrough path, in the same run.
-//   node bench/converted.mjs [--quick]      (npm run bench:converted; after `npm run build`)
+//   node bench/converted.mjs [--quick] [--only PATH] [--profile]   (npm run bench:converted; after `npm run build`)
+// (--only: passthrough and that path; --profile: Switchyard runs with --cpu-prof into bench/profiles/. Neither writes.)
 //
 // One Switchyard process (pinned to core 0, as `npm start` runs it) in front of the bench mock, which answers both
 // OpenAI chat completions and Anthropic messages. Four paths, each non-stream and stream:
@@ -21,8 +22,9 @@ import {
   pinNote, pinSelf, setupSwitchyard, startChild, startSwitchyard, stopChildrenOnExit, writeResultsSection,
 } from './lib/harness.mjs';
 
-const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { quick: { type: 'boolean', default: false }, only: { type: 'string', default: '' }, profile: { type: 'boolean', default: false } } });
 const QUICK = args.quick;
+const WRITE = !QUICK && !args.only && !args.profile;
 const CALLS = QUICK ? 1500 : 5000;
 const ROUNDS = QUICK ? 3 : 5;
 const CLAUDE = 'claude-3-5-sonnet-20241022';
@@ -81,24 +83,27 @@ async function main() {
   makeTmpDir();
   const mock = startChild('mock', [path.join(BENCH, 'mock-upstream.mjs'), '--host', HOST, '--port', '0'], { cpu: 1 });
   const mockUrl = `http://${HOST}:${await listeningPort(mock)}`;
-  const sy = await startSwitchyard(MAIN_JS, { name: 'switchyard' });
+  const nodeArgs = args.profile ? ['--cpu-prof', '--cpu-prof-dir', path.join(BENCH, 'profiles')] : [];
+  const sy = await startSwitchyard(MAIN_JS, { name: 'switchyard', nodeArgs });
   const { key, session } = await setupSwitchyard(sy.base, mockUrl);
   const claude = await api(sy.base, session, 'POST', '/api/channel/', { type: 14, name: 'bench-claude', key: UPSTREAM_KEY, base_url: mockUrl, models: CLAUDE, group: 'default' });
   if (!claude.json?.success) throw new Error(`Claude channel: ${claude.text.slice(0, 200)}`);
   await sleep(500);
   const pid = sy.entry.child.pid;
 
+  const paths = args.only ? PATHS.filter((p) => p.name === 'passthrough' || p.name === args.only) : PATHS;
+  if (paths.length < 2 && args.only) fail(`no path ${args.only} (known: ${PATHS.map((p) => p.name).join(', ')})`);
   const rows = [];
   for (const stream of [false, true]) {
     const mode = stream ? 'stream' : 'non-stream';
-    for (const p of PATHS) await round(sy.base, pid, key, p, stream, Math.min(CALLS, 1000)); // warm-up
-    const runs = new Map(PATHS.map((p) => [p.name, []]));
+    for (const p of paths) await round(sy.base, pid, key, p, stream, Math.min(CALLS, 1000)); // warm-up
+    const runs = new Map(paths.map((p) => [p.name, []]));
     for (let i = 0; i < ROUNDS; i++) {
-      const order = i % 2 === 0 ? PATHS : [...PATHS].reverse();
+      const order = i % 2 === 0 ? paths : [...paths].reverse();
       for (const p of order) runs.get(p.name).push(await round(sy.base, pid, key, p, stream, CALLS));
     }
     const base = median(runs.get('passthrough'));
-    for (const p of PATHS) {
+    for (const p of paths) {
       const us = median(runs.get(p.name));
       rows.push({ mode, path: p.name, us, min: Math.min(...runs.get(p.name)), ratio: us / base });
       log(`${mode} ${p.name}: ${us.toFixed(1)} µs per call (min ${Math.min(...runs.get(p.name)).toFixed(1)}), ${(us / base).toFixed(2)}x passthrough`);
@@ -109,7 +114,7 @@ async function main() {
     ? `FAIL: above ${LIMIT}x the passthrough path: ${failing.map((r) => `${r.mode} ${r.path} ${r.ratio.toFixed(2)}x`).join(', ')}.`
     : `PASS: every converted path within ${LIMIT}x the passthrough path's CPU per call.`;
   console.log(verdict);
-  if (!QUICK) {
+  if (WRITE) {
     const table = [
       '| mode | path | CPU µs per call (median) | min | vs passthrough | target |',
       '|---|---|---|---|---|---|',

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { sql } from 'kysely';
 import { testDatabases } from '../test/databases.js';
 import { migratedDatabase } from '../test/migrated-database.js';
 import { insertToken } from './tokens.js';
@@ -83,5 +84,29 @@ describe.each(testDatabases())('reservations in flight on $name', (database) => 
     const released = await releaseDeadHoldersOfHost(k, 'this-host', (pid) => pid === 222);
     expect(released).toEqual({ calls: 1, quota: 100 });
     expect((await journal(a.userId)).map((r) => r.amount).sort()).toEqual([200, 400]);
+  });
+
+  it('at the first start in a process, releases rows in its own name: an earlier process with the same host and pid', async () => {
+    // A module of its own: the first start in this process is the one under test.
+    vi.resetModules();
+    const { releaseDeadReservations } = await import('../cluster/dead-reservations.js');
+    const a = await account();
+    const k = db().kysely;
+    const own = async (amount: number) => {
+      await k.insertInto('reservations').values({ id: `o${++n}`, holder: OWN_HOLDER, amount, user_id: a.userId, token_id: a.tokenId, created_at: 0 }).execute();
+      await k.updateTable('users').set({ quota: sql`quota - ${amount}` }).where('id', '=', a.userId).execute();
+      await k.updateTable('tokens').set({ remain_quota: sql`remain_quota - ${amount}` }).where('id', '=', a.tokenId).execute();
+    };
+    const log = { warn: vi.fn(), error: vi.fn() };
+    await own(300);
+    await releaseDeadReservations(db(), log as never);
+    expect(await journal(a.userId)).toEqual([]);
+    expect(await balances(a.userId, a.tokenId)).toEqual([10_000, 5_000]);
+    expect(log.warn).toHaveBeenCalledWith({ calls: 1, quota: 300 }, expect.any(String));
+    // Later starts in the same process (another node built by a test) leave this process's rows alone: they are live.
+    await own(50);
+    await releaseDeadReservations(db(), log as never);
+    expect((await journal(a.userId)).map((r) => r.amount)).toEqual([50]);
+    expect(await releaseDeadHoldersOfHost(k, undefined, () => true)).toEqual({ calls: 0, quota: 0 });
   });
 });

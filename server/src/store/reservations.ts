@@ -69,15 +69,22 @@ function alive(pid: number): boolean {
 
 /**
  * At start: gives back what processes of this host that are no longer running left reserved (a process killed
- * outright, with no primary to see it go). Holders on other hosts are left to their own hosts.
+ * outright, with no primary to see it go). Holders on other hosts are left to their own hosts. Rows in this
+ * process's own name are given back only when `ownAreStale`: at the first start in a process they were left by an
+ * earlier process with the same pid (a restarted container keeps its hostname, and its processes their pids).
  */
-export async function releaseDeadHoldersOfHost(db: Db, host: string = hostname(), isAlive: (pid: number) => boolean = alive): Promise<Released> {
+export async function releaseDeadHoldersOfHost(
+  db: Db,
+  host: string = hostname(),
+  isAlive: (pid: number) => boolean = alive,
+  ownAreStale = false,
+): Promise<Released> {
   const prefix = `${host}/`;
   const holders = await db.selectFrom('reservations').select('holder').distinct().where('holder', 'like', `${prefix}%`).execute();
   const total: Released = { calls: 0, quota: 0 };
   for (const { holder } of holders) {
     const pid = Number(holder.slice(prefix.length));
-    if (!Number.isInteger(pid) || pid === process.pid || isAlive(pid)) continue;
+    if (!Number.isInteger(pid) || (pid === process.pid ? !ownAreStale : isAlive(pid))) continue;
     const r = await releaseReservationsOf(db, holder);
     total.calls += r.calls;
     total.quota += r.quota;

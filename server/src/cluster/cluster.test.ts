@@ -1,8 +1,7 @@
-import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
-import { startServerProcess, type ServerProcess } from '../test/server-process.js';
+import { fresh, startServerProcess, until, workerPids, type ServerProcess } from '../test/server-process.js';
 
 /*
  * A node with two workers (WORKERS=2) behind one primary, as `npm start` runs on a two-core machine: both serve
@@ -11,28 +10,6 @@ import { startServerProcess, type ServerProcess } from '../test/server-process.j
  */
 
 const MODEL = 'gpt-4o';
-
-/** The primary's worker processes (not other children, e.g. a compiler service the TypeScript loader starts). */
-function workerPids(primary: number): number[] {
-  try {
-    return execFileSync('pgrep', ['-P', String(primary), '-f', 'main'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number).sort();
-  } catch {
-    return [];
-  }
-}
-
-async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await read();
-    if (ok(v)) return v;
-    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
-/** A request on a connection of its own, so the primary hands it to the next worker in turn. */
-const fresh = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' } });
 
 describe('a node with two workers', { timeout: 120_000 }, () => {
   let server: ServerProcess;
@@ -47,13 +24,7 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
     upstream = null;
   });
 
-  async function consoleApi(method: string, path: string, body?: unknown) {
-    const headers = await server.rootHeaders();
-    const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-    const json = (await res.json()) as { success: boolean; message: string; data: Record<string, unknown> };
-    if (!json.success) throw new Error(json.message);
-    return json.data;
-  }
+  const consoleApi = (method: string, path: string, body?: unknown) => server.consoleApi(method, path, body);
 
   it('serves from both workers, and a token disabled on one is refused by every worker at once', async () => {
     server = await startServerProcess({ WORKERS: '2' });

@@ -5,7 +5,8 @@ import { releaseDeadHoldersOfHost } from '../store/reservations.js';
 
 /**
  * At the start of a node (its primary, or its only process): what processes of this host that are gone left
- * reserved — killed outright, with nobody left to see them go — goes back to its users.
+ * reserved — killed outright, with nobody left to see them go, or a container restarted after a kill, whose new
+ * processes may have the old ones' pids but not their start times — goes back to its users.
  */
 export async function releaseDeadReservations(db: Db, log: FastifyBaseLogger | Logger): Promise<void> {
   try {

@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { Agent, fetch } from 'undici';
+import { concurrentChats } from '../test/concurrent-calls.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { testDatabases } from '../test/databases.js';
@@ -57,22 +57,7 @@ describe.each(testDatabases())('a small balance under 1,000 concurrent calls on 
     other?.ctx.authCache.forgetUser(f.root.userId);
     const logsBefore = await db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).where('type', '=', 2).executeTakeFirstOrThrow();
 
-    const dispatcher = new Agent({ connections: CALLS });
-    const body = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] });
-    const statuses = await Promise.all(
-      Array.from({ length: CALLS }, (_, i) =>
-        fetch(`${urls[i % urls.length]}/v1/chat/completions`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
-          body,
-          dispatcher,
-        }).then(async (res) => {
-          await res.arrayBuffer();
-          return res.status;
-        }),
-      ),
-    );
-    await dispatcher.close();
+    const statuses = await concurrentChats(urls, token.key, MODEL, CALLS);
     await new Promise((r) => setTimeout(r, 200));
     await f.flush();
     await other?.ctx.relay.settler.flush();

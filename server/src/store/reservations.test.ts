@@ -123,4 +123,5 @@ describe.each(testDatabases())('reservations in flight on $name', (database) => 
       child.kill('SIGKILL');
     }
   });
+
 });

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -7,7 +7,8 @@ import path from 'node:path';
 /*
  * The server as operators run it: its own process (src/main.ts through tsx), on a port of its own, with a SQLite
  * file the test can open after the process is gone. For what only a real process shows: signals, exit codes,
- * deadlines, a kill -9.
+ * deadlines, a kill -9. With SQL_DSN (and REDIS_CONN_STRING) in `env` it runs on that database instead: several
+ * processes on one database are nodes of one deployment.
  */
 
 const SERVER_ROOT = path.resolve(import.meta.dirname, '../..');
@@ -22,6 +23,10 @@ export interface ServerProcess {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>;
   /** Signs in as root and returns console headers. */
   rootHeaders(): Promise<Record<string, string>>;
+  /** A console call as root; throws the message of a refusal, returns `data`. */
+  consoleApi(method: string, path: string, body?: unknown): Promise<Record<string, unknown>>;
+  /** The pids of its workers (WORKERS above 1). */
+  workerPids(): number[];
   /** Removes the data folder (after the process is gone). */
   cleanup(): void;
 }
@@ -82,22 +87,53 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     }
     await new Promise((r) => setTimeout(r, 100));
   }
+  const rootHeaders = async () => {
+    const res = await fetch(`${url}/api/user/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username: 'root', password: '123456' }),
+      });
+    const body = (await res.json()) as { data: { id: number } };
+    const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+    return { cookie, 'new-api-user': String(body.data.id), 'content-type': 'application/json' };
+  };
   return {
     url,
     sqlitePath,
     child,
     output: () => output,
     exited,
-    async rootHeaders() {
-      const res = await fetch(`${url}/api/user/login`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ username: 'root', password: '123456' }),
-      });
-      const body = (await res.json()) as { data: { id: number } };
-      const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-      return { cookie, 'new-api-user': String(body.data.id), 'content-type': 'application/json' };
+    rootHeaders,
+    async consoleApi(method, path, body) {
+      const res = await fetch(`${url}${path}`, { method, headers: await rootHeaders(), body: body === undefined ? undefined : JSON.stringify(body) });
+      const json = (await res.json()) as { success: boolean; message: string; data: Record<string, unknown> };
+      if (!json.success) throw new Error(json.message);
+      return json.data;
     },
+    workerPids: () => workerPids(child.pid!),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** A primary's worker processes (not other children, e.g. a compiler service the TypeScript loader starts). */
+export function workerPids(primary: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(primary), '-f', 'main'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** Reads until `ok` holds, every 100 ms; throws with the last value after `timeoutMs`. */
+export async function until<T>(read: () => T | Promise<T>, ok: (v: T) => boolean, timeoutMs = 20_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (ok(v)) return v;
+    if (Date.now() > end) throw new Error(`timed out; last value ${JSON.stringify(v)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A request on a connection of its own, so a node's primary hands it to its next worker in turn. */
+export const fresh = (url: string, init: RequestInit = {}) => fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), connection: 'close' } });

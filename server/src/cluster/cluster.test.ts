@@ -28,7 +28,7 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
 
   it('serves from both workers, and a token disabled on one is refused by every worker at once', async () => {
     server = await startServerProcess({ WORKERS: '2' });
-    expect(await until(() => workerPids(server.child.pid!), (p) => p.length === 2)).toHaveLength(2);
+    expect(await until(() => workerPids(server.child.pid!), (p) => p.length === 2, 60_000)).toHaveLength(2);
     const token = await consoleApi('POST', '/api/token/', { name: 'cached', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
     const auth = { authorization: `Bearer sk-${String(token.key)}` };
     // Every worker reads the token into its cache.
@@ -41,7 +41,7 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
 
   it('counts a rate limit for the node, not once per worker', async () => {
     server = await startServerProcess({ WORKERS: '2', GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true', GLOBAL_WEB_RATE_LIMIT: '6', GLOBAL_WEB_RATE_LIMIT_DURATION: '120' });
-    await until(() => workerPids(server.child.pid!), (p) => p.length === 2);
+    await until(() => workerPids(server.child.pid!), (p) => p.length === 2, 60_000);
     const statuses = [];
     for (let i = 0; i < 10; i++) statuses.push((await fresh(`${server.url}/some-page`)).status);
     expect(statuses.filter((s) => s === 429)).toHaveLength(4);
@@ -51,17 +51,20 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
     upstream = await startMockOpenAI('sk-up');
     upstream.behaviour = { headDelayMs: 120_000 };
     server = await startServerProcess({ WORKERS: '2' });
-    await until(() => workerPids(server.child.pid!), (p) => p.length === 2);
+    await until(() => workerPids(server.child.pid!), (p) => p.length === 2, 60_000);
     await consoleApi('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1.25 }) });
     await consoleApi('POST', '/api/channel/', { type: 8, name: 'up', group: 'default', base_url: upstream.url, key: upstream.key, models: MODEL });
     const token = await consoleApi('POST', '/api/token/', { name: 'slow', remain_quota: 50_000_000, unlimited_quota: false, expired_time: -1 });
     const balances = () => {
       const db = new Database(server.sqlitePath, { readonly: true });
       try {
-        const user = (db.prepare('select quota from users where id = 1').get() as { quota: number }).quota;
-        const remain = (db.prepare('select remain_quota from tokens where id = ?').get(token.id) as { remain_quota: number }).remain_quota;
-        const held = db.prepare('select holder, amount from reservations').all() as Array<{ holder: string; amount: number }>;
-        return { user, remain, held };
+        // One snapshot: the primary gives a reservation back in one transaction, which reads apart could straddle.
+        return db.transaction(() => {
+          const user = (db.prepare('select quota from users where id = 1').get() as { quota: number }).quota;
+          const remain = (db.prepare('select remain_quota from tokens where id = ?').get(token.id) as { remain_quota: number }).remain_quota;
+          const held = db.prepare('select holder, amount from reservations').all() as Array<{ holder: string; amount: number }>;
+          return { user, remain, held };
+        })();
       } finally {
         db.close();
       }
@@ -96,7 +99,7 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
   it("answers a scrape on any worker with the whole node's figures", async () => {
     upstream = await startMockOpenAI('sk-up');
     server = await startServerProcess({ WORKERS: '2', METRICS_TOKEN: 'node-scrape-token' });
-    await until(() => workerPids(server.child.pid!), (p) => p.length === 2);
+    await until(() => workerPids(server.child.pid!), (p) => p.length === 2, 60_000);
     await consoleApi('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1.25 }) });
     await consoleApi('POST', '/api/channel/', { type: 8, name: 'up', group: 'default', base_url: upstream.url, key: upstream.key, models: MODEL });
     const token = await consoleApi('POST', '/api/token/', { name: 'metered', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
@@ -123,7 +126,7 @@ describe('a node with two workers', { timeout: 120_000 }, () => {
 
   it('stops every worker and exits cleanly on SIGTERM', async () => {
     server = await startServerProcess({ WORKERS: '2' });
-    const pids = await until(() => workerPids(server.child.pid!), (p) => p.length === 2);
+    const pids = await until(() => workerPids(server.child.pid!), (p) => p.length === 2, 60_000);
     server.child.kill('SIGTERM');
     const exit = await server.exited;
     expect(exit.code).toBe(0);

@@ -298,7 +298,7 @@ export function logTail(logFile, lines = 30) {
 // ---------------------------------------------------------------------------------------------- RESULTS.md
 // The main benchmark writes the file; other scenarios own a marked section of it, which the main one keeps.
 const RESULTS = path.join(BENCH, 'RESULTS.md');
-const SECTIONS = /<!-- section:(\w+) -->[\s\S]*?<!-- \/section:\1 -->\n?/g;
+const SECTIONS = /<!-- section:([\w-]+) -->[\s\S]*?<!-- \/section:\1 -->\n?/g;
 
 const readResults = () => (fs.existsSync(RESULTS) ? fs.readFileSync(RESULTS, 'utf8') : '');
 

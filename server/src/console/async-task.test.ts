@@ -77,6 +77,14 @@ describe.each(testDatabases())('drawing and task logs on $name', (database) => {
     });
   });
 
+  it('answers other methods on its paths as the console does, not as the Midjourney relay under /{mode}/mj', async () => {
+    for (const [method, url] of [['POST', '/api/mj/'], ['PUT', '/api/mj/self'], ['DELETE', '/api/mj/self/'], ['OPTIONS', '/api/mj/self']] as const) {
+      const res = await t.call(root, { method, url, headers: { 'content-encoding': 'gzip', 'content-type': 'application/json' }, payload: 'not gzip' });
+      expect(res.statusCode, `${method} ${url}`).toBe(404);
+      expect(res.json(), `${method} ${url}`).toMatchObject({ success: false });
+    }
+  });
+
   it("shows a drawing's image through the gateway's address while MjForwardUrlEnabled, else the proxy's own", async () => {
     const options = t.app.ctx.options;
     expect(await options.set('ServerAddress', 'https://gw.example.com/')).toBeNull();

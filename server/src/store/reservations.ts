@@ -89,21 +89,25 @@ async function releaseWhere(db: Db, which: Which): Promise<Released> {
   });
 }
 
-/** When a process of this host started (ms since the epoch), from /proc; null when it is gone or /proc is not there. */
-function processStartedMs(pid: number): number | null {
+/**
+ * What /proc says of a process of this host: when it started (ms since the epoch) and whether it has exited (a
+ * zombie: killed, its parent gone or not yet told — it keeps its pid until reaped). Null without /proc.
+ */
+function procState(pid: number): { startedMs: number; exited: boolean } | null {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // starttime (field 22) in clock ticks since boot; USER_HZ is 100 on Linux.
+    // fields[0] is the state (field 3); starttime (field 22) is in clock ticks since boot, USER_HZ 100 on Linux.
     const ticks = Number(fields[19]);
     const btime = Number(/^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))?.[1]);
-    return Number.isFinite(ticks) && Number.isFinite(btime) ? btime * 1000 + ticks * 10 : null;
+    if (!Number.isFinite(ticks) || !Number.isFinite(btime)) return null;
+    return { startedMs: btime * 1000 + ticks * 10, exited: fields[0] === 'Z' || fields[0] === 'X' };
   } catch {
     return null;
   }
 }
 
-/** Whether the process a holder names is still the one running under its pid (its start time matches). */
+/** Whether the process a holder names is still the one running under its pid (running, and its start time matches). */
 function holderAlive(pid: number, startedMs: number): boolean {
   try {
     process.kill(pid, 0);
@@ -111,9 +115,9 @@ function holderAlive(pid: number, startedMs: number): boolean {
     // EPERM: it exists, owned by someone else.
     if ((err as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
-  const started = processStartedMs(pid);
+  const proc = procState(pid);
   // Start times agree to the clock tick and the second the boot time is given in; without /proc, the pid decides.
-  return started === null || Math.abs(started - startedMs) < 2_000;
+  return proc === null || (!proc.exited && Math.abs(proc.startedMs - startedMs) < 2_000);
 }
 
 /**

@@ -14,6 +14,8 @@ import { toRelayError } from '../routes/send-error.js';
 export interface TaskRouteSurface {
   /** The platform's paths as Fastify patterns (`/suno/*`): preflights and unmatched calls are answered there. */
   paths: readonly string[];
+  /** When the patterns match more than the platform's paths: whether a URL is the platform's (others go on as not found). */
+  owns?: (url: string) => boolean;
   /** An error's body in the platform's shape. */
   errorBody(err: RelayError): unknown;
 }
@@ -28,6 +30,15 @@ export function sendTaskError(reply: { header(k: string, v: string): unknown; st
 
 /** Call first in a platform's route plugin; `registerUnmatchedTaskPaths` last. */
 export function prepareTaskRoutes(app: FastifyInstance, surface: TaskRouteSurface): void {
+  const { owns } = surface;
+  // A URL the patterns take but the platform does not own (the console's /api/mj/... under /:mode/mj/*) goes to the
+  // server's not-found answer before anything of the platform's (body parsing, errors in its shape) touches it.
+  if (owns) {
+    app.addHook('onRequest', (request, reply, done) => {
+      if (owns(request.url)) done();
+      else reply.callNotFound();
+    });
+  }
   acceptRelayCalls(app, surface.paths);
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (isOwnFailure(error)) request.log.error({ err: error, cause: error.cause, reqId: request.id }, 'task relay error');

@@ -19,7 +19,7 @@ import { MJ_CODE, MjRequestError, upstreamPath, type SubmitRoute } from './wire.
  * channel's); images are streamed from the address a task's proxy reported.
  */
 
-const SURFACE: TaskRouteSurface = { paths: ['/mj/*', '/:mode/mj/*'], errorBody: mjErrorBody };
+const SURFACE: TaskRouteSurface = { paths: ['/mj/*', '/:mode/mj/*'], errorBody: mjErrorBody, owns: (url) => isMidjourneyUrl(url) };
 
 const SUBMIT_ROUTES: readonly SubmitRoute[] = ['imagine', 'change', 'simple-change', 'describe', 'blend', 'action', 'modal', 'shorten', 'upload-discord-images'];
 /** Upstream ids one list-by-condition may ask for. */
@@ -63,9 +63,8 @@ export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
   prepareTaskRoutes(app, SURFACE);
 
-  /** Runs a route; the console's `/api/mj/...` paths are not ours. */
+  /** Runs a route (the console's `/api/mj/...` paths never get here: see SURFACE.owns). */
   const route = (run: (request: FastifyRequest, reply: FastifyReply) => Promise<TaskReply | null>) => async (request: FastifyRequest, reply: FastifyReply) => {
-    if ((request.params as Params).mode === 'api') return reply.callNotFound();
     const answer = await run(request, reply);
     if (answer) return send(reply, answer);
     return reply;

@@ -92,7 +92,10 @@ describe.skipIf(serverDatabases.length === 0)('two nodes of one deployment', () 
       };
       a = await startServerProcess(env);
       b = await startServerProcess(env);
-      for (const node of [a, b]) track(await until(() => node, (n) => n.workerPids().length === 2, 30_000));
+      for (const node of [a, b]) {
+        await until(() => node.workerPids(), (p) => p.length === 2, 60_000);
+        track(node);
+      }
       await a.consoleApi('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1.25, [OTHER_MODEL]: 1.25 }) });
       await a.consoleApi('POST', '/api/channel/', { type: 8, name: 'up', group: 'default', base_url: upstream.url, key: upstream.key, models: MODEL });
     }, 120_000);

@@ -115,10 +115,13 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   };
 }
 
-/** A primary's worker processes (not other children, e.g. a compiler service the TypeScript loader starts). */
+/**
+ * A primary's worker processes, not its other children: the TypeScript loader's compiler services run while its
+ * cache is cold, and their command line holds the checkout's path (which may well contain "main").
+ */
 export function workerPids(primary: number): number[] {
   try {
-    return execFileSync('pgrep', ['-P', String(primary), '-f', 'main'], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number).sort();
+    return execFileSync('pgrep', ['-P', String(primary), '-f', String.raw`/main\.[jt]s$`], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number).sort();
   } catch {
     return [];
   }

@@ -6,6 +6,7 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
+import { LogShipper } from './store/log-shipping.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createBus, RedisBus, type Bus } from './cache/bus.js';
@@ -106,7 +107,10 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const db = opts.db ?? (await connect(config.sqlDsn, config.sqlitePath, onLost, pool));
   // Under a primary, the primary prepared the database before starting the workers.
   const preparing = config.nodeType === 'master' && config.workerIndex === 0;
+  // LOG_SQL_DSN: the logs' own database, with the same schema (only its `logs` table is used).
+  const logDb = config.logSqlDsn ? await connect(config.logSqlDsn, '', onLost, pool) : db;
   if (preparing) await migrateToLatest(db);
+  if (preparing && logDb !== db) await migrateToLatest(logDb);
   if (config.workerIndex === 0) await releaseDeadReservations(db, app.log);
   const bus =
     opts.bus ??
@@ -167,6 +171,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const ctx: AppContext = {
     config,
     db,
+    logDb,
     bus,
     options,
     accounts,
@@ -203,12 +208,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // In-flight calls have finished (fastify drains them before onClose); write what they owe, then disconnect.
     await relay.close();
     await responses.close();
+    // The logs of the calls just settled, so they do not wait in the main database for the next start.
+    if (logDb !== db) await new LogShipper(db.kysely, logDb.kysely).ship().catch((err: unknown) => app.log.error({ err }, 'moving the last logs to LOG_SQL_DSN failed'));
     await emailCodes.close();
     await rateLimiter.close();
     // The last spans go out (a collector that does not answer holds this at most the exporter's timeout).
     await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'exporting the last traces failed'));
     if (!opts.bus) await bus.close();
     if (!opts.db) await db.close();
+    if (logDb !== db) await logDb.close();
   });
 
   // Set when the server begins to close: requests still arriving (on kept-alive connections) are turned away.

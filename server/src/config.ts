@@ -8,6 +8,8 @@ export interface Config {
   host: string;
   /** Empty: SQLite at sqlitePath. postgres://... or mysql://... otherwise. */
   sqlDsn: string;
+  /** LOG_SQL_DSN: a database of its own for the logs ('' = the main database). */
+  logSqlDsn: string;
   sqlitePath: string;
   redisConnString: string;
   /** The longest a Redis command waits for its answer (REDIS_COMMAND_TIMEOUT seconds, 5; 0: no bound). */
@@ -209,6 +211,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env.PORT, 3000),
     host: env.HOST ?? '0.0.0.0',
     sqlDsn: env.SQL_DSN?.trim() ?? '',
+    logSqlDsn: env.LOG_SQL_DSN?.trim() ?? '',
     sqlitePath: env.SQLITE_PATH?.trim() || path.resolve(process.cwd(), 'data/switchyard.db'),
     redisConnString: env.REDIS_CONN_STRING?.trim() ?? '',
     redisCommandTimeoutSeconds: env.REDIS_COMMAND_TIMEOUT?.trim() ? positive(env.REDIS_COMMAND_TIMEOUT) : 5,

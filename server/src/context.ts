@@ -21,6 +21,8 @@ import type { Tracing } from './tracing.js';
 export interface AppContext {
   config: Config;
   db: Db;
+  /** Where the logs are read and cleared: LOG_SQL_DSN's database, or `db` itself (jobs/log-shipping.ts). */
+  logDb: Db;
   bus: Bus;
   options: Options;
   accounts: AccountState;

@@ -147,6 +147,10 @@ async function prepareDatabase(config: Config, log: Logger): Promise<Db> {
   const db = await connect(config.sqlDsn, config.sqlitePath, onLost, { maxConnections: 2, waitTimeoutMs: config.sqlConnWaitTimeoutSeconds * 1000 });
   if (config.nodeType === 'master') {
     await migrateToLatest(db);
+    if (config.logSqlDsn) {
+      const logDb = await connect(config.logSqlDsn, '', onLost, { maxConnections: 1, waitTimeoutMs: config.sqlConnWaitTimeoutSeconds * 1000 });
+      await migrateToLatest(logDb).finally(() => logDb.close());
+    }
     if (await new AccountState(db.kysely).ensureRoot(config.rootInitialQuota)) {
       log.warn('created the super admin "root" with password "123456": change it now');
     }

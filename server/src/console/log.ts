@@ -53,9 +53,10 @@ function withoutAdminInfo(other: string): string {
 
 export const logRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
-  const db = ctx.db.kysely;
+  // The logs' database: the main one, or LOG_SQL_DSN's.
+  const db = ctx.logDb.kysely;
   // On SQLite the list and stat reads (which may walk many rows) run on a worker thread, off the relay's thread.
-  const file = ctx.db.dialect === 'sqlite' ? await sqliteFileOf(db) : null;
+  const file = ctx.logDb.dialect === 'sqlite' ? await sqliteFileOf(db) : null;
   const reader = file ? sqliteReader(file) : db;
   if (file) app.addHook('onClose', () => reader.destroy());
   const admin = { config: { access: 'admin' as const } };

@@ -7,6 +7,7 @@ import { usageFlushJob } from './usage-flush.js';
 import { emailCodesCleanupJob } from './email-codes-cleanup.js';
 import { taskPollerJob } from './task-poller.js';
 import { logRetentionJob } from './log-retention.js';
+import { logShippingJob } from './log-shipping.js';
 import { TASK_PLATFORMS } from '../relay/tasks/index.js';
 
 export { JobRunner, type Job } from './runner.js';
@@ -18,6 +19,7 @@ export function registerJobs(runner: JobRunner, ctx: AppContext): void {
   runner.add(channelBalancesJob(ctx));
   runner.add(responsesRetentionJob(ctx.responses));
   runner.add(emailCodesCleanupJob(ctx.emailCodes));
-  runner.add(logRetentionJob(ctx.db.kysely, ctx.options));
+  runner.add(logRetentionJob(ctx.db.kysely, ctx.logDb.kysely, ctx.options));
+  if (ctx.logDb !== ctx.db) runner.add(logShippingJob(ctx.db.kysely, ctx.logDb.kysely));
   for (const platform of TASK_PLATFORMS) runner.add(taskPollerJob(ctx, platform));
 }

@@ -32,7 +32,7 @@ describe.each(testDatabases())('log retention on $name', (database) => {
     await seed([1, 40, 400]);
     const options = new Options(db().kysely, new LocalBus());
     await options.load();
-    await logRetentionJob(db().kysely, options, () => NOW).run();
+    await logRetentionJob(db().kysely, db().kysely, options, () => NOW).run();
     expect([await count('logs'), await count('quota_data')]).toEqual([3, 3]);
   });
 
@@ -42,7 +42,7 @@ describe.each(testDatabases())('log retention on $name', (database) => {
     await options.load();
     expect(await options.set('LogRetentionDays', '30')).toBeNull();
     expect(await options.set('QuotaDataRetentionDays', '365')).toBeNull();
-    await logRetentionJob(db().kysely, options, () => NOW).run();
+    await logRetentionJob(db().kysely, db().kysely, options, () => NOW).run();
     const logAges = (await db().kysely.selectFrom('logs').select('created_at').orderBy('created_at', 'desc').execute()).map((r) => (NOW - r.created_at) / DAY);
     expect(logAges).toEqual([1, 29]);
     expect(await count('quota_data')).toBe(4);

@@ -13,7 +13,8 @@ const DAY_SECONDS = 86_400;
  * everything, the default), hourly, on one node of the deployment. Deleted in small batches with a pause between
  * them (store/batched-delete.ts), so a first run over years of logs never holds the database or the relay up.
  */
-export function logRetentionJob(db: Kysely<Database>, options: Options, now: () => number = nowSeconds): Job {
+/** `logs` is the database holding the logs: the main one, or LOG_SQL_DSN's. */
+export function logRetentionJob(db: Kysely<Database>, logs: Kysely<Database>, options: Options, now: () => number = nowSeconds): Job {
   return {
     name: LOG_RETENTION_JOB,
     masterOnly: true,
@@ -21,7 +22,7 @@ export function logRetentionJob(db: Kysely<Database>, options: Options, now: () 
     interval: () => 3_600_000,
     run: async () => {
       const logDays = options.get('LogRetentionDays');
-      if (logDays > 0) await deleteOlderThan(db, 'logs', 'created_at', now() - logDays * DAY_SECONDS);
+      if (logDays > 0) await deleteOlderThan(logs, 'logs', 'created_at', now() - logDays * DAY_SECONDS);
       const dataDays = options.get('QuotaDataRetentionDays');
       if (dataDays > 0) await deleteOlderThan(db, 'quota_data', 'created_at', now() - dataDays * DAY_SECONDS);
     },

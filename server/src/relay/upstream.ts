@@ -90,7 +90,16 @@ export interface StreamedResponse {
   text(): Promise<string>;
 }
 
+/** The configured waits, for transports of providers' own (a WebSocket) that honour them like this client. */
+export interface UpstreamTimeouts {
+  /** RELAY_TIMEOUT: the wait for an answer's head; 0 = none. */
+  relaySeconds: number;
+  /** STREAMING_TIMEOUT: the idle time allowed between two chunks of a body; 0 = none. */
+  streamingSeconds: number;
+}
+
 export interface UpstreamClient {
+  readonly timeouts: UpstreamTimeouts;
   /** Any call with an AbortSignal (channel tests): undici's request(). */
   send(req: UpstreamRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData>;
   /** Relayed answers delivered as they arrive. */
@@ -361,6 +370,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     connect: { timeout: relayTimeoutSeconds > 0 ? Math.min(CONNECT_TIMEOUT_MS, relayTimeoutSeconds * 1000) : CONNECT_TIMEOUT_MS },
   });
   return {
+    timeouts: { relaySeconds: relayTimeoutSeconds, streamingSeconds: streamingTimeoutSeconds },
     send(req, signal) {
       return request(req.url, {
         method: req.method,

@@ -15,7 +15,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
  *
  * Answers are the frames of relay/providers/spark/fixtures/chat/<case>.json, one WebSocket message each, the socket
  * closed after the last (or cut after the last of a file marked "cut"). The case is named in the last user message
- * ("… mock-<case>"), else `good`.
+ * ("… mock-<case>"), else `good`. A file may instead mark the socket "stall": left open and silent after its frames.
  */
 
 export interface SparkHandshake {
@@ -28,6 +28,8 @@ export interface SparkCall {
   /** The request frame, parsed. */
   frame: Record<string, unknown>;
   case: string;
+  /** Answer frames sent so far. */
+  sent: number;
 }
 
 export interface SparkStandIn {
@@ -45,6 +47,8 @@ export interface SparkStandIn {
   verified: string[];
   /** Milliseconds between two answer frames. */
   frameDelayMs: number;
+  /** Sockets open now. */
+  live(): number;
   close(): Promise<void>;
 }
 
@@ -65,7 +69,10 @@ const DOMAIN_OF_PATH: Readonly<Record<string, string>> = {
 
 interface Fixture {
   frames: unknown[];
+  /** The socket is dropped after the last frame instead of closed. */
   cut?: boolean;
+  /** Nothing more after the last frame, the socket left open (an upstream gone silent). */
+  stall?: boolean;
 }
 
 function fixture(name: string): Fixture | null {
@@ -140,12 +147,15 @@ async function answer(s: SparkStandIn, ws: WebSocket, handshake: SparkHandshake,
     ws.close(1002);
     return;
   }
+  let call: SparkCall | null = null;
   const send = async (f: Fixture, fill: (text: string) => string = (t) => t) => {
     for (const one of f.frames) {
       if (s.frameDelayMs > 0) await sleep(s.frameDelayMs);
       if (ws.readyState !== ws.OPEN) return;
       ws.send(fill(JSON.stringify(one)));
+      if (call) call.sent++;
     }
+    if (f.stall) return;
     if (f.cut) ws.terminate();
     else ws.close(1000);
   };
@@ -154,7 +164,8 @@ async function answer(s: SparkStandIn, ws: WebSocket, handshake: SparkHandshake,
   const problem = frameProblem(frame, DOMAIN_OF_PATH[handshake.path]);
   if (problem) return send(fixture('bad-parameter')!, (t) => t.replace('{{message}}', problem));
   const name = caseOf(frame);
-  s.calls.push({ handshake, frame, case: name });
+  call = { handshake, frame, case: name, sent: 0 };
+  s.calls.push(call);
   const f = fixture(name);
   if (!f) return send(fixture('bad-parameter')!, (t) => t.replace('{{message}}', `no fixture ${name}`));
   return send(f);
@@ -176,6 +187,7 @@ export async function startSparkStandIn(opts: { appId?: string; apiSecret?: stri
     calls: [],
     verified: [],
     frameDelayMs: 1,
+    live: () => wss.clients.size,
     close: async () => {
       for (const client of wss.clients) client.terminate();
       server.closeAllConnections();

@@ -206,6 +206,17 @@ class BufferingHandler extends CancellableHandler implements Dispatcher.Dispatch
 }
 
 const utf8 = new TextDecoder();
+
+/** A streamed body read whole as text ('' when it broke off), for answers that are not relayed (errors). */
+export async function readBodyText(res: Pick<StreamedResponse, 'consume'>): Promise<string> {
+  const chunks: Buffer[] = [];
+  const end = await res.consume((chunk) => {
+    chunks.push(chunk);
+    return true;
+  });
+  return end === 'complete' ? utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : '';
+}
+
 /** Body bytes held for a consumer that is not attached yet, past which the upstream is paused. */
 const EARLY_LIMIT = 64 * 1024;
 
@@ -258,13 +269,8 @@ class StreamingHandler extends CancellableHandler implements Dispatcher.Dispatch
     if (resume && !this.ended) resume();
   }
 
-  async text(): Promise<string> {
-    const chunks: Buffer[] = [];
-    const end = await this.consume((chunk) => {
-      chunks.push(chunk);
-      return true;
-    });
-    return end === 'complete' ? utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : '';
+  text(): Promise<string> {
+    return readBodyText(this);
   }
 
   private deliver(chunk: Buffer): boolean {

@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
 import WebSocket from 'ws';
 import type { UpstreamRequest } from '../../types.js';
-import { UpstreamCut, type BodyEnd, type BufferedCall, type StreamedResponse, type StreamingCall, type UpstreamTimeouts, type WholeAnswer } from '../../upstream.js';
+import { readBodyText, UpstreamCut, type BodyEnd, type BufferedCall, type StreamedResponse, type StreamingCall, type UpstreamTimeouts, type WholeAnswer } from '../../upstream.js';
 import { frameErrorCode, frameErrorStatus } from './errors.js';
 import { isLastFrame } from './response.js';
 import type { SparkFrame } from './types.js';
@@ -245,13 +245,8 @@ class StreamedSparkCall implements StreamingCall, StreamedResponse, FrameSink {
     this.socket.cancel();
   }
 
-  async text(): Promise<string> {
-    const chunks: Buffer[] = [];
-    const end = await this.consume((chunk) => {
-      chunks.push(chunk);
-      return true;
-    });
-    return end === 'complete' ? Buffer.concat(chunks).toString('utf8') : '';
+  text(): Promise<string> {
+    return readBodyText(this);
   }
 
   private deliver(event: Buffer): void {

@@ -11,7 +11,7 @@ export const SPARK_FIELDS: WirePolicy = {
     stream: mapped('(always streamed over the WebSocket; joined into one answer when not asked)'),
     max_tokens: mapped('parameter.chat.max_tokens'),
     max_completion_tokens: mapped('parameter.chat.max_tokens'),
-    temperature: mapped('parameter.chat.temperature'),
+    temperature: mapped('parameter.chat.temperature (0 → 0.01)'),
     user: mapped('header.uid (32 characters at most)'),
     tools: mapped('payload.functions.text (v3.1, v3.5, v4.0)'),
     tool_choice: refused('星火不能强制或指定调用函数', only('auto', 'none')),

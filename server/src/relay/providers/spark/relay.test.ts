@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type OpenAI from 'openai';
+import { GoogleGenAI } from '@google/genai';
 import { CHANNEL_STATUS, defaultModels } from '@switchyard/shared';
 import { testDatabases } from '../../../test/databases.js';
 import { startRelay, type RelayFixture } from '../../../test/relay-fixture.js';
@@ -8,7 +9,7 @@ import { startSparkStandIn, type SparkStandIn } from '../../../test/spark-stand-
 import { countTextTokens } from '../../tokenizer.js';
 
 /*
- * The OpenAI SDK and a Claude Messages client through an iFlytek Spark channel (type 18), against the Spark stand-in,
+ * The OpenAI SDK, a Claude Messages client, the Gemini SDK and a Responses client through an iFlytek Spark channel (type 18), against the Spark stand-in,
  * which checks every signed handshake: answers whole and streamed, a function call, no usage, a socket cut mid-way,
  * error frames before and after the first words, refused handshakes — each call billed exactly, refusals not at all.
  * The case is named in the last user message ("mock-<case>").
@@ -255,6 +256,20 @@ describe.each(testDatabases().slice(0, 1))('iFlytek Spark channels through the r
     expect(streamed.result).toContain('event: message_stop');
     expect(streamed.result).toContain('"text":" Spark mock."');
     expect(streamed.result).toContain('"output_tokens":7');
+  });
+
+  it('serves a Gemini client streamed and a Responses client whole, billed exactly', async () => {
+    const ai = new GoogleGenAI({ apiKey: key, httpOptions: { baseUrl: f.baseUrl } });
+    const gemini = await expectCharge(MAX, GOOD, costOf(MAX, GOOD), async () => {
+      let out = '';
+      for await (const chunk of await ai.models.generateContentStream({ model: MAX, contents: 'hi', config: { systemInstruction: 'Be brief.' } })) out += chunk.text ?? '';
+      return out;
+    });
+    expect(gemini.result).toBe('Hello from the Spark mock.');
+    expect(lastCall().frame).toMatchObject({ payload: { message: { text: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'hi' }] } } });
+
+    const responses = await expectCharge(MAX, GOOD, costOf(MAX, GOOD), async () => (await client.responses.create({ model: MAX, input: 'hi', store: false })).output_text);
+    expect(responses.result).toBe('Hello from the Spark mock.');
   });
 
   describe('the console and refused keys', () => {

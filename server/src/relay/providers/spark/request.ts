@@ -8,6 +8,9 @@ const unsupported = (message: string) => new RelayError(400, message, 'unsupport
 
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 
+/** Spark takes temperature in (0, 1]: 0 (the most deterministic) goes as the smallest value it accepts. */
+const TEMPERATURE_FLOOR = 0.01;
+
 /** Spark's uid is a string of 32 characters at most. */
 const UID_LENGTH = 32;
 
@@ -49,7 +52,7 @@ function toFunction(t: ToolDefinition): SparkFunction {
  */
 export function chatToSparkRequest(req: ChatRequest, version: SparkVersion): SparkRequest {
   const chat: SparkRequest['parameter']['chat'] = { domain: version.domain };
-  if (isNum(req.temperature)) chat.temperature = req.temperature;
+  if (isNum(req.temperature)) chat.temperature = req.temperature > 0 ? req.temperature : TEMPERATURE_FLOOR;
   const maxTokens = req.max_completion_tokens ?? req.max_tokens;
   if (isNum(maxTokens)) chat.max_tokens = maxTokens;
   if (isNum(req.top_k)) chat.top_k = req.top_k;

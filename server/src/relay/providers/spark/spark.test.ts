@@ -75,6 +75,7 @@ describe('ChatRequest -> Spark request frame', () => {
   });
 
   it('maps the turns and the chat parameters; user becomes the uid', () => {
+    expect(chatToSparkRequest(req({ temperature: 0 }), V35).parameter.chat.temperature).toBe(0.01);
     expect(chatToSparkRequest(req({ temperature: 0.3, max_tokens: 64, top_k: 4, user: 'u'.repeat(40) }), V35)).toEqual({
       header: { app_id: '', uid: 'u'.repeat(32) },
       parameter: { chat: { domain: 'generalv3.5', temperature: 0.3, max_tokens: 64, top_k: 4 } },

@@ -90,6 +90,16 @@ describe('the Spark WebSocket exchange', () => {
     expect(events.every((e) => e.startsWith('data: {') && e.endsWith('}\n\n'))).toBe(true);
   });
 
+  it('ends the body of a consumer paused for good when the call is cancelled', async () => {
+    const call = streamSpark(request('hi'), NO_LIMITS);
+    const head = await call.head;
+    const end = head.consume(() => {
+      setTimeout(() => call.cancel(), 50);
+      return false;
+    });
+    expect(await end).toBe('failed');
+  });
+
   it('ends the body as failed when the call is cancelled mid-stream, and the stand-in sees the socket close', async () => {
     mock.frameDelayMs = 200;
     try {

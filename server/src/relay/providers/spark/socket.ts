@@ -184,7 +184,9 @@ class StreamedSparkCall implements StreamingCall, StreamedResponse, FrameSink {
   private resolveHead!: (r: StreamedResponse) => void;
   private rejectHead!: (err: Error) => void;
   private gotHead = false;
-  private early: Buffer[] = [];
+  /** Events not handed over yet: no consumer attached, or the consumer asked for a pause. */
+  private queue: Buffer[] = [];
+  private paused = false;
   private onChunk: ((chunk: Buffer) => boolean) | null = null;
   private resolveEnd: ((end: BodyEnd) => void) | null = null;
   private endedAs: BodyEnd | null = null;
@@ -204,16 +206,12 @@ class StreamedSparkCall implements StreamingCall, StreamedResponse, FrameSink {
   }
 
   frame(raw: Buffer): void {
-    const event = Buffer.concat([SSE_DATA, raw, SSE_END]);
     if (!this.gotHead) {
       this.gotHead = true;
       this.resolveHead(this);
     }
-    if (!this.onChunk) {
-      this.early.push(event);
-      return;
-    }
-    this.deliver(event);
+    this.queue.push(Buffer.concat([SSE_DATA, raw, SSE_END]));
+    this.drain();
   }
 
   ended(end: BodyEnd, err?: Error): void {
@@ -223,41 +221,56 @@ class StreamedSparkCall implements StreamingCall, StreamedResponse, FrameSink {
       return;
     }
     this.endedAs = end;
-    if (this.early.length === 0) this.settle(end);
+    this.drain();
   }
 
   consume(onChunk: (chunk: Buffer) => boolean): Promise<BodyEnd> {
     return new Promise<BodyEnd>((resolve) => {
       this.resolveEnd = resolve;
       this.onChunk = onChunk;
-      const early = this.early;
-      this.early = [];
-      for (const event of early) this.deliver(event);
-      if (this.endedAs) this.settle(this.endedAs);
+      this.drain();
     });
   }
 
   resume(): void {
-    this.socket.resume();
+    if (!this.paused) return;
+    this.paused = false;
+    this.drain();
+    if (!this.paused) this.socket.resume();
   }
 
   cancel(): void {
+    this.queue = [];
+    this.paused = false;
     this.socket.cancel();
+    // Ended before (frames were waiting for a paused consumer): the body ends now, as broken off.
+    if (this.endedAs) {
+      this.endedAs = 'failed';
+      this.drain();
+    }
   }
 
   text(): Promise<string> {
     return readBodyText(this);
   }
 
-  private deliver(event: Buffer): void {
-    let flowing: boolean;
-    try {
-      flowing = this.onChunk!(event);
-    } catch {
-      this.socket.cancel();
-      return;
+  /** Hands waiting events to the consumer until it asks for a pause; ends the body once all went out after the end. */
+  private drain(): void {
+    while (this.onChunk && !this.paused && this.queue.length > 0) {
+      const event = this.queue.shift()!;
+      let flowing: boolean;
+      try {
+        flowing = this.onChunk(event);
+      } catch {
+        this.cancel();
+        return;
+      }
+      if (!flowing) {
+        this.paused = true;
+        this.socket.pause();
+      }
     }
-    if (!flowing) this.socket.pause();
+    if (this.endedAs && this.queue.length === 0) this.settle(this.endedAs);
   }
 
   private settle(end: BodyEnd): void {

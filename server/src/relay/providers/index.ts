@@ -12,9 +12,9 @@ import { geminiProvider } from './gemini/provider.js';
 import { geminiWire } from './gemini/wire.js';
 import { hunyuanProvider } from './hunyuan/index.js';
 import { minimaxProvider } from './minimax/index.js';
-import { sparkProvider } from './spark/index.js';
 import { openAIProvider } from './openai/index.js';
 import { openAIWire, responsesWire } from './openai/wire.js';
+import { sparkProvider } from './spark/index.js';
 import { vertexProvider } from './vertex/index.js';
 import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 

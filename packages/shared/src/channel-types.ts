@@ -159,7 +159,7 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   ),
   t(T.BAIDU_V2, '百度千帆 V2', 'https://qianfan.baidubce.com', true, ['ernie-4.5-turbo-128k', 'ernie-4.0-turbo-8k', 'ernie-3.5-8k', 'ernie-x1-turbo-32k', 'ernie-speed-128k']),
   t(T.ALI, '阿里通义千问', 'https://dashscope.aliyuncs.com', false, ['qwen-max', 'qwen-plus', 'qwen-turbo', 'qwen-long', 'qwen3-235b-a22b', 'qwen3-32b', 'qwen-vl-max', 'text-embedding-v4', 'text-embedding-v3', 'wanx2.1-t2i-turbo', 'wanx2.1-t2i-plus', 'wanx-v1'], '阿里云百炼（DashScope）的 API Key，例如 sk-xxxx。'),
-  t(T.XUNFEI, '讯飞星火认知', '', false, ['SparkDesk-v4.0', 'SparkDesk-v3.5', 'SparkDesk-v3.1', 'SparkDesk-v2.1', 'SparkDesk-v1.1']),
+  t(T.XUNFEI, '讯飞星火认知', 'wss://spark-api.xf-yun.com', false, ['SparkDesk-v4.0', 'SparkDesk-v3.5', 'SparkDesk-max-32k', 'SparkDesk-v3.1', 'SparkDesk-pro-128k', 'SparkDesk-v2.1', 'SparkDesk-v1.1'], '格式：APPID|APISecret|APIKey，例如 1a2b3c4d|MjlmNzkz...|addd2272...（在讯飞开放平台控制台的应用中查看）。'),
   t(T.ZHIPU, '智谱 ChatGLM', 'https://open.bigmodel.cn', false, ['chatglm_turbo', 'chatglm_pro', 'chatglm_std', 'chatglm_lite'], ZHIPU_KEY_HINT),
   t(
     T.ZHIPU_V4,

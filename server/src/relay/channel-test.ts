@@ -1,9 +1,10 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { RoutedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
 import { prepareAttempt } from './attempt.js';
 import { RelayError } from './errors.js';
 import { providerFor, wireCodec } from './providers/index.js';
-import type { ClientCall } from './types.js';
+import type { ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
 
 export interface ChannelTestResult {
   success: boolean;
@@ -31,6 +32,31 @@ function testCall(model: string): ClientCall {
   };
 }
 
+interface TestAnswer {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/** The test call's answer: through the provider's own transport when it has one (a WebSocket), else one request. */
+async function testAnswer(ctx: AppContext, provider: Provider, up: UpstreamCall, req: UpstreamRequest, signal: AbortSignal): Promise<TestAnswer> {
+  const own = provider.fetch?.(up, req, ctx.relay.upstream);
+  if (!own) {
+    const res = await ctx.relay.upstream.send(req, signal);
+    return { statusCode: res.statusCode, headers: res.headers, text: await res.body.text() };
+  }
+  const stop = () => own.cancel();
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    const answer = await own.answer;
+    return { statusCode: answer.statusCode, headers: answer.headers, text: answer.body.toString('utf8') };
+  } catch (err) {
+    throw signal.aborted ? signal.reason : err;
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}
+
 /** Sends one test call through the channel's provider and times it. Never charges anyone. */
 export async function testChannel(ctx: AppContext, channel: RoutedChannel, model: string): Promise<ChannelTestResult> {
   const call = testCall(model);
@@ -42,8 +68,8 @@ export async function testChannel(ctx: AppContext, channel: RoutedChannel, model
   try {
     const up = prepareAttempt(provider, { call, channel, upstreamModel, key: channel.key.trim(), options: ctx.options });
     const req = await provider.build(up);
-    const res = await ctx.relay.upstream.send(req, timeout);
-    const text = await res.body.text();
+    const res = await testAnswer(ctx, provider, up, req, timeout);
+    const text = res.text;
     const timeMs = Date.now() - started;
     const ok = res.statusCode >= 200 && res.statusCode < 300;
     // An error the upstream reports inside a 2xx answer fails the test like any other.

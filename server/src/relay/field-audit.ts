@@ -8,6 +8,7 @@ import type { FieldRule, WirePolicy } from './providers/field-policy.js';
 import { GEMINI_FIELDS } from './providers/gemini/fields.js';
 import { HUNYUAN_FIELDS } from './providers/hunyuan/fields.js';
 import { BAIDU_FIELDS } from './providers/baidu/fields.js';
+import { SPARK_FIELDS } from './providers/spark/fields.js';
 import { ZHIPU_V3_FIELDS } from './providers/zhipu/v3-fields.js';
 import type { ClientFormat } from './types.js';
 
@@ -32,6 +33,7 @@ const TARGETS: readonly Target[] = [
   { name: 'Tencent Hunyuan', same: null, policy: HUNYUAN_FIELDS },
   { name: 'Zhipu v3 (ChatGLM)', same: null, policy: ZHIPU_V3_FIELDS },
   { name: 'Baidu ERNIE (Qianfan v1)', same: null, policy: BAIDU_FIELDS },
+  { name: 'iFlytek Spark', same: null, policy: SPARK_FIELDS },
 ];
 
 /** OpenAI chat clients send the canonical request itself: a row per field any wire has a rule for. */

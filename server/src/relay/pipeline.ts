@@ -93,6 +93,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   const { call, caller, ex } = input;
   const res = ex.res;
   const startedAt = Date.now();
+  const apiVersion = ex.query['api-version'];
+  if (typeof apiVersion === 'string' && apiVersion) call.apiVersion = apiVersion;
   const limited = limitModelRequests(ctx, input);
   if (limited) await limited;
   checkModelAllowed(caller.token, call.model);
@@ -169,7 +171,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         }
         continue;
       }
-      const pending = buffered ? (provider.fetch?.(up, req, ctx.relay.upstream) ?? ctx.relay.upstream.fetch(req)) : ctx.relay.upstream.stream(req);
+      const upstream = ctx.relay.upstream;
+      const pending = buffered ? (provider.fetch?.(up, req, upstream) ?? upstream.fetch(req)) : (provider.stream?.(up, req, upstream) ?? upstream.stream(req));
       cancel = () => pending.cancel();
       const outcome = await answerOf(pending, provider.answerError && ((body) => provider.answerError!(up, body)));
       if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;

@@ -4,7 +4,7 @@ import type { OptionReader } from '../options/index.js';
 import type { ChatChunk } from './formats/openai/chat.js';
 import type { ParsedUpstreamError } from './formats/openai/errors.js';
 import type { ResponsesTurn } from './formats/responses/turn.js';
-import type { BufferedCall, UpstreamClient } from './upstream.js';
+import type { BufferedCall, StreamingCall, UpstreamClient } from './upstream.js';
 
 /** The wire format a client speaks: OpenAI (chat and the rest), Claude Messages, Gemini, OpenAI Responses. */
 export type ClientFormat = 'openai' | 'claude' | 'gemini' | 'responses';
@@ -64,6 +64,8 @@ export interface ClientCall {
   canonical?: Record<string, unknown>;
   /** Responses calls: the references resolved and the answer to keep (formats/responses/turn.ts). */
   turn?: ResponsesTurn;
+  /** The client's ?api-version= (upstreams whose API version a caller may choose read it; others ignore it). */
+  apiVersion?: string;
 }
 
 /** One attempt against one channel. */
@@ -179,11 +181,17 @@ export interface Provider {
   /** Codecs of the provider's own body formats (ProviderWires), registered with the client formats' ones. */
   codecs?: readonly WireCodec[];
   /**
-   * A call read whole that takes more than one upstream round trip (an async task: submit, then poll until done):
-   * the provider drives it from the built request and resolves with the final answer, or a refusal in the upstream's
-   * own error shape. Null: the request is sent once, as for every other call.
+   * A call read whole that takes more than one upstream round trip (an async task: submit, then poll until done), or
+   * that is not made over HTTP (a WebSocket exchange): the provider drives it from the built request and resolves
+   * with the final answer, or a refusal in the upstream's own error shape. Null: the request is sent once, as for
+   * every other call.
    */
-  fetch?(up: UpstreamCall, req: UpstreamRequest, client: Pick<UpstreamClient, 'fetch'>): BufferedCall | null;
+  fetch?(up: UpstreamCall, req: UpstreamRequest, client: Pick<UpstreamClient, 'fetch' | 'timeouts'>): BufferedCall | null;
+  /**
+   * A streamed call not made over HTTP (a WebSocket exchange): the provider presents it as a streamed answer whose
+   * body is its wire's stream (or a refusal). Null or absent: the request is sent by the HTTP client.
+   */
+  stream?(up: UpstreamCall, req: UpstreamRequest, client: Pick<UpstreamClient, 'timeouts'>): StreamingCall | null;
   /**
    * The upstream's own token count for an attempt whose request body (`body`, in the attempt's wire format) it
    * counts; absent or null where it does not count (the call is then counted locally).

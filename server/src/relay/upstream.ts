@@ -90,7 +90,16 @@ export interface StreamedResponse {
   text(): Promise<string>;
 }
 
+/** The configured waits, for transports of providers' own (a WebSocket) that honour them like this client. */
+export interface UpstreamTimeouts {
+  /** RELAY_TIMEOUT: the wait for an answer's head; 0 = none. */
+  relaySeconds: number;
+  /** STREAMING_TIMEOUT: the idle time allowed between two chunks of a body; 0 = none. */
+  streamingSeconds: number;
+}
+
 export interface UpstreamClient {
+  readonly timeouts: UpstreamTimeouts;
   /** Any call with an AbortSignal (channel tests): undici's request(). */
   send(req: UpstreamRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData>;
   /** Relayed answers delivered as they arrive. */
@@ -197,6 +206,17 @@ class BufferingHandler extends CancellableHandler implements Dispatcher.Dispatch
 }
 
 const utf8 = new TextDecoder();
+
+/** A streamed body read whole as text ('' when it broke off), for answers that are not relayed (errors). */
+export async function readBodyText(res: Pick<StreamedResponse, 'consume'>): Promise<string> {
+  const chunks: Buffer[] = [];
+  const end = await res.consume((chunk) => {
+    chunks.push(chunk);
+    return true;
+  });
+  return end === 'complete' ? utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : '';
+}
+
 /** Body bytes held for a consumer that is not attached yet, past which the upstream is paused. */
 const EARLY_LIMIT = 64 * 1024;
 
@@ -249,13 +269,8 @@ class StreamingHandler extends CancellableHandler implements Dispatcher.Dispatch
     if (resume && !this.ended) resume();
   }
 
-  async text(): Promise<string> {
-    const chunks: Buffer[] = [];
-    const end = await this.consume((chunk) => {
-      chunks.push(chunk);
-      return true;
-    });
-    return end === 'complete' ? utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)) : '';
+  text(): Promise<string> {
+    return readBodyText(this);
   }
 
   private deliver(chunk: Buffer): boolean {
@@ -361,6 +376,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     connect: { timeout: relayTimeoutSeconds > 0 ? Math.min(CONNECT_TIMEOUT_MS, relayTimeoutSeconds * 1000) : CONNECT_TIMEOUT_MS },
   });
   return {
+    timeouts: { relaySeconds: relayTimeoutSeconds, streamingSeconds: streamingTimeoutSeconds },
     send(req, signal) {
       return request(req.url, {
         method: req.method,

@@ -124,9 +124,10 @@ const T = CHANNEL_TYPE;
 const LISTED: ReadonlySet<number> = new Set([T.ANTHROPIC, T.GEMINI, T.COHERE, T.CLOUDFLARE]);
 /**
  * Types without a cheap listing call (Bedrock's and Vertex's need other credentials and list far more than they serve;
- * DashScope, Hunyuan, Zhipu and Baidu's v1 API list no models to an API key): the type's default models.
+ * DashScope, Hunyuan, Zhipu, Baidu's v1 API and Spark's WebSocket API list no models to an API key): the type's
+ * default models.
  */
-const DEFAULT_LISTED: ReadonlySet<number> = new Set([T.AWS, T.VERTEX_AI, T.ALI, T.TENCENT, T.ZHIPU, T.ZHIPU_V4, T.BAIDU]);
+const DEFAULT_LISTED: ReadonlySet<number> = new Set([T.AWS, T.VERTEX_AI, T.ALI, T.TENCENT, T.ZHIPU, T.ZHIPU_V4, T.BAIDU, T.XUNFEI]);
 
 /** Channel types whose model list can be fetched. */
 export const canFetchModels = (type: number): boolean => isOpenAIFormat(type) || LISTED.has(type) || DEFAULT_LISTED.has(type);
@@ -134,7 +135,7 @@ export const canFetchModels = (type: number): boolean => isOpenAIFormat(type) ||
 /**
  * Model ids the upstream lists: {base}/v1/models for OpenAI-compatible types, each provider's own listing for Claude,
  * Gemini (without the models/ prefix), Cohere and Cloudflare, the type's defaults for AWS, Vertex, DashScope, Hunyuan,
- * Zhipu and Baidu.
+ * Zhipu, Baidu and Spark.
  */
 export async function fetchUpstreamModels(channel: UpstreamChannel): Promise<string[]> {
   if (DEFAULT_LISTED.has(channel.type)) return [...defaultModels(channel.type)];

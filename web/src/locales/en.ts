@@ -94,6 +94,7 @@ export const en: Record<string, string> = {
   '格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。': 'Format: AccessKeyID|SecretAccessKey|Region, e.g. AKIA...|wJal...|us-east-1 (|SessionToken may be appended).',
   '格式：AppId|SecretId|SecretKey，例如 1300000000|AKIDxxxx|xxxx（在腾讯云访问管理中创建 API 密钥）。': 'Format: AppId|SecretId|SecretKey, e.g. 1300000000|AKIDxxxx|xxxx (create the API key in Tencent Cloud CAM).',
   '阿里云百炼（DashScope）的 API Key，例如 sk-xxxx。': 'The Alibaba Cloud Model Studio (DashScope) API key, e.g. sk-xxxx.',
+  '格式：APPID|APISecret|APIKey，例如 1a2b3c4d|MjlmNzkz...|addd2272...（在讯飞开放平台控制台的应用中查看）。': 'Format: APPID|APISecret|APIKey, e.g. 1a2b3c4d|MjlmNzkz...|addd2272... (shown with the application in the iFlytek open platform console).',
   '一行一个密钥：每个密钥都会创建一个渠道。': 'One key per line: each key creates a channel.',
   '类型': 'Type',
   '请选择渠道类型': 'Please select a channel type',

@@ -14,13 +14,14 @@ import { hunyuanProvider } from './hunyuan/index.js';
 import { minimaxProvider } from './minimax/index.js';
 import { openAIProvider } from './openai/index.js';
 import { openAIWire, responsesWire } from './openai/wire.js';
+import { sparkProvider } from './spark/index.js';
 import { vertexProvider } from './vertex/index.js';
 import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 
 /** Every upstream family. Adding a provider is adding its folder and one line here. */
 const PROVIDERS: readonly Provider[] = [
   openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider,
-  dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider,
+  dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider, sparkProvider,
 ];
 
 const byType = new Map<number, Provider>();

@@ -3,14 +3,15 @@ import { routedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
 import type { ChannelRow } from '../db/schema.js';
 import { listChannelsWithStatus, recordChannelBalance, setChannelStatus } from '../store/channels.js';
-import { fetchUpstreamBalance, UpstreamQueryError } from './channel-upstream.js';
+import { UpstreamQueryError } from './channel-upstream.js';
+import { fetchUpstreamBalance } from './upstream-balances.js';
 
 /** How many channels' balances are asked for at once. */
 const PARALLEL = 4;
 
 /** Asks the upstream for one channel's balance and saves it. Throws UpstreamQueryError with a message to show. */
 export async function updateChannelBalance(ctx: AppContext, row: ChannelRow): Promise<number> {
-  const balance = await fetchUpstreamBalance(routedChannel(row));
+  const balance = await fetchUpstreamBalance(routedChannel(row), ctx.options.get('Price'));
   await recordChannelBalance(ctx.db.kysely, row.id, balance);
   return balance;
 }

@@ -2,7 +2,8 @@ import { CHANNEL_TYPE, defaultBaseUrl, defaultModels, isOpenAIFormat } from '@sw
 import type { RoutedChannel } from '../cache/routing.js';
 
 /*
- * Admin calls to a channel's upstream that are not relaying: its model list and its account balance. Failures are
+ * Admin calls to a channel's upstream that are not relaying: its model list (here) and its account balance
+ * (upstream-balances.ts). Failures are
  * reported as UpstreamQueryError with a message fit for the console — never the key, never the upstream's body.
  */
 
@@ -16,11 +17,11 @@ const MODELS_FAILED = '获取模型列表失败';
 
 type UpstreamChannel = Pick<RoutedChannel, 'baseUrl' | 'type' | 'key' | 'other'>;
 
-const baseOf = (channel: Pick<RoutedChannel, 'baseUrl' | 'type'>) => (channel.baseUrl || defaultBaseUrl(channel.type)).replace(/\/+$/, '');
+export const baseOf = (channel: Pick<RoutedChannel, 'baseUrl' | 'type'>) => (channel.baseUrl || defaultBaseUrl(channel.type)).replace(/\/+$/, '');
 
-const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
+export const bearer = (key: string) => ({ authorization: `Bearer ${key}` });
 
-async function getJson(url: string, headers: Record<string, string>, failure: string): Promise<unknown> {
+export async function getJson(url: string, headers: Record<string, string>, failure: string): Promise<unknown> {
   let res: Response;
   try {
     res = await fetch(url, { headers: { ...headers, accept: 'application/json' }, signal: AbortSignal.timeout(TIMEOUT_MS) });
@@ -39,7 +40,7 @@ async function getJson(url: string, headers: Record<string, string>, failure: st
   }
 }
 
-const firstKey = (key: string) => key.split('\n')[0].trim();
+export const firstKey = (key: string) => key.split('\n')[0].trim();
 
 type Json = Record<string, unknown> | null | undefined;
 
@@ -127,7 +128,7 @@ const LISTED: ReadonlySet<number> = new Set([T.ANTHROPIC, T.GEMINI, T.COHERE, T.
  * DashScope, Hunyuan, Zhipu, Baidu's v1 API and Spark's WebSocket API list no models to an API key): the type's
  * default models.
  */
-const DEFAULT_LISTED: ReadonlySet<number> = new Set([T.AWS, T.VERTEX_AI, T.ALI, T.TENCENT, T.ZHIPU, T.ZHIPU_V4, T.BAIDU, T.XUNFEI]);
+const DEFAULT_LISTED: ReadonlySet<number> = new Set([T.AWS, T.VERTEX_AI, T.ALI, T.TENCENT, T.ZHIPU, T.ZHIPU_V4, T.BAIDU, T.XUNFEI, T.VOLCENGINE, T.PERPLEXITY]);
 
 /** Channel types whose model list can be fetched. */
 export const canFetchModels = (type: number): boolean => isOpenAIFormat(type) || LISTED.has(type) || DEFAULT_LISTED.has(type);
@@ -156,64 +157,12 @@ export async function fetchUpstreamModels(channel: UpstreamChannel): Promise<str
     case T.CLOUDFLARE:
       ids = await cloudflareModels(base, key, channel.other.trim());
       break;
+    case T.BAIDU_V2:
+      // Qianfan v2 lists at /v2/models; a key written as "API Key|AppID" authenticates with its first part.
+      ids = await openAIModels(`${base.replace(/\/v2$/, '')}/v2/models`, key.split('|')[0].trim());
+      break;
     default:
       ids = await openAIModels(`${base}/v1/models`, key);
   }
   return [...new Set(ids)];
-}
-
-const ymd = (d: Date) => d.toISOString().slice(0, 10);
-
-/** OpenAI's dashboard billing: hard limit minus this month's usage (or the last 100 days' without a payment method). */
-async function openAIBalance(base: string, key: string): Promise<number> {
-  const sub = (await getJson(`${base}/v1/dashboard/billing/subscription`, bearer(key), '获取余额失败')) as {
-    has_payment_method?: boolean;
-    hard_limit_usd?: number;
-  };
-  const now = new Date();
-  const start = sub.has_payment_method
-    ? `${now.toISOString().slice(0, 7)}-01`
-    : ymd(new Date(now.getTime() - 100 * 86_400_000));
-  const end = ymd(new Date(now.getTime() + 86_400_000));
-  const usage = (await getJson(`${base}/v1/dashboard/billing/usage?start_date=${start}&end_date=${end}`, bearer(key), '获取余额失败')) as {
-    total_usage?: number;
-  };
-  const limit = Number(sub.hard_limit_usd ?? NaN);
-  const used = Number(usage.total_usage ?? 0) / 100;
-  if (!Number.isFinite(limit) || !Number.isFinite(used)) throw new UpstreamQueryError('获取余额失败：上游返回的格式不正确');
-  return limit - used;
-}
-
-async function siliconFlowBalance(base: string, key: string): Promise<number> {
-  const body = (await getJson(`${base}/v1/user/info`, bearer(key), '获取余额失败')) as { data?: { totalBalance?: unknown } };
-  const balance = Number.parseFloat(String(body.data?.totalBalance ?? ''));
-  if (!Number.isFinite(balance)) throw new UpstreamQueryError('获取余额失败：上游返回的格式不正确');
-  return balance;
-}
-
-async function deepSeekBalance(base: string, key: string): Promise<number> {
-  const body = (await getJson(`${base}/user/balance`, bearer(key), '获取余额失败')) as {
-    balance_infos?: Array<{ currency?: string; total_balance?: unknown }>;
-  };
-  const entry = body.balance_infos?.find((b) => b.currency === 'CNY') ?? body.balance_infos?.[0];
-  const balance = Number.parseFloat(String(entry?.total_balance ?? ''));
-  if (!Number.isFinite(balance)) throw new UpstreamQueryError('获取余额失败：上游返回的格式不正确');
-  return balance;
-}
-
-/** The channel's remaining balance as its upstream reports it; '尚未实现' for types without a balance API. */
-export async function fetchUpstreamBalance(channel: Pick<RoutedChannel, 'baseUrl' | 'type' | 'key'>): Promise<number> {
-  const base = baseOf(channel);
-  const key = firstKey(channel.key);
-  switch (channel.type) {
-    case CHANNEL_TYPE.OPENAI:
-    case CHANNEL_TYPE.CUSTOM:
-      if (!base) break;
-      return openAIBalance(base, key);
-    case CHANNEL_TYPE.SILICONFLOW:
-      return siliconFlowBalance(base, key);
-    case CHANNEL_TYPE.DEEPSEEK:
-      return deepSeekBalance(base, key);
-  }
-  throw new UpstreamQueryError('尚未实现');
 }

@@ -1,0 +1,279 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import OpenAI from 'openai';
+import { testDatabases } from '../test/databases.js';
+import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { billing, costOf as costAt, setPrices, type Price, type Tokens } from '../test/billing.js';
+import { CITATIONS, COMPAT_KEY, QIANFAN_KEY, startCompatibleMock, type CompatibleMock, type Flavor } from '../test/mocks/compatible.js';
+
+/*
+ * The OpenAI SDK through each OpenAI-compatible type with quirks of its own (Mistral 42, DeepSeek 43, VolcEngine Ark
+ * 45, Qianfan v2 46, xAI 48, OpenRouter 20, Perplexity 27), against a stand-in that refuses what the real upstream
+ * refuses: each call reaches the upstream's own path with its own headers and body, and is billed exactly.
+ */
+
+const PRICES: Record<string, Price> = {
+  'mistral-small-latest': { ratio: 1, completion: 3 },
+  'deepseek-chat': { ratio: 1, completion: 2, cache: 0.25 },
+  'deepseek-reasoner': { ratio: 2, completion: 2, cache: 0.25 },
+  'doubao-1-5-pro-32k-250115': { ratio: 1, completion: 2 },
+  'bot-20250101-abcde': { ratio: 1, completion: 2 },
+  'ernie-4.5-turbo-128k': { ratio: 1, completion: 4 },
+  'grok-3-mini': { ratio: 1, completion: 2, cache: 0.5 },
+  'openai/gpt-4o-mini': { ratio: 1, completion: 4 },
+  sonar: { ratio: 1, completion: 1 },
+};
+const SEEDREAM = 'doubao-seedream-3-0-t2i-250415';
+
+const costOf = (model: string, t: Tokens) => costAt(model, t, PRICES[model]);
+
+describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the relay on $name', (database) => {
+  let f: RelayFixture;
+  let mock: CompatibleMock;
+  let client: OpenAI;
+  const { charged, free } = billing(() => f);
+
+  const channel = (type: number, flavor: Flavor, models: string[], key = COMPAT_KEY) =>
+    f.channel({ type, base_url: `${mock.url}/${flavor}`, key, models: models.join(','), auto_ban: 0 });
+
+  beforeAll(async () => {
+    mock = await startCompatibleMock();
+    f = await startRelay(database);
+    await setPrices(f, PRICES);
+    await f.setOption('ModelPrice', JSON.stringify({ [SEEDREAM]: 0.03 }));
+    await f.setOption('ServerAddress', 'https://gateway.example.com');
+    await f.setOption('SystemName', 'Switchyard Test');
+    await channel(42, 'mistral', ['mistral-small-latest']);
+    await channel(43, 'deepseek', ['deepseek-chat', 'deepseek-reasoner']);
+    await channel(45, 'volcengine', ['doubao-1-5-pro-32k-250115', 'bot-20250101-abcde', SEEDREAM]);
+    await channel(46, 'qianfan', ['ernie-4.5-turbo-128k'], `${QIANFAN_KEY}|app-123`);
+    await channel(48, 'xai', ['grok-3-mini']);
+    await channel(20, 'openrouter', ['openai/gpt-4o-mini']);
+    await channel(27, 'perplexity', ['sonar']);
+    client = f.client((await f.token()).key);
+  });
+
+  afterAll(async () => {
+    await f.close();
+    await mock.close();
+  });
+
+  const lastSent = () => mock.requests.at(-1)!;
+  const hi: OpenAI.Chat.ChatCompletionMessageParam[] = [{ role: 'user', content: 'hi' }];
+
+  async function streamed(params: OpenAI.Chat.ChatCompletionCreateParamsStreaming) {
+    const chunks: OpenAI.Chat.ChatCompletionChunk[] = [];
+    for await (const chunk of await client.chat.completions.create(params)) chunks.push(chunk);
+    const text = chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('');
+    return { chunks, text, usage: chunks.findLast((c) => c.usage)?.usage };
+  }
+
+  describe('Mistral (42)', () => {
+    it("maps OpenAI's spellings to Mistral's schema and puts history tool call ids in its form", async () => {
+      const messages = [
+        { role: 'user', content: 'weather in Paris?' },
+        {
+          role: 'assistant',
+          content: '',
+          reasoning_content: 'I should call the tool.',
+          tool_calls: [{ id: 'call_Xy12abcdefghijklmnop', type: 'function', function: { name: 'weather', arguments: '{"city":"Paris"}' } }],
+        },
+        { role: 'tool', tool_call_id: 'call_Xy12abcdefghijklmnop', content: 'sunny' },
+      ] as OpenAI.Chat.ChatCompletionMessageParam[];
+      let answer!: OpenAI.Chat.ChatCompletion;
+      const c = await charged(async () => {
+        answer = await client.chat.completions.create({
+          model: 'mistral-small-latest',
+          messages,
+          seed: 7,
+          max_completion_tokens: 64,
+          user: 'end-user-1',
+          safe_prompt: true,
+        } as OpenAI.Chat.ChatCompletionCreateParamsNonStreaming);
+      });
+      expect(answer.choices[0].message.content).toBe('Hello from mistral.');
+      const sent = lastSent();
+      expect(sent.path).toBe('/mistral/v1/chat/completions');
+      expect(sent.json).toMatchObject({ random_seed: 7, max_tokens: 64, safe_prompt: true });
+      expect(sent.json).not.toHaveProperty('user');
+      expect(sent.json).not.toHaveProperty('seed');
+      const [, assistant, tool] = sent.json!.messages as Array<{ tool_calls?: Array<{ id: string }>; tool_call_id?: string; reasoning_content?: string }>;
+      expect(assistant.tool_calls![0].id).toMatch(/^[a-zA-Z0-9]{9}$/);
+      expect(tool.tool_call_id).toBe(assistant.tool_calls![0].id);
+      expect(assistant).not.toHaveProperty('reasoning_content');
+      expect(c.spent).toBe(costOf('mistral-small-latest', { prompt: 12, completion: 9 }));
+    });
+
+    it('streams without stream_options and bills the usage Mistral reports on its last chunk', async () => {
+      let s!: Awaited<ReturnType<typeof streamed>>;
+      const c = await charged(async () => {
+        s = await streamed({ model: 'mistral-small-latest', messages: hi, stream: true, stream_options: { include_usage: true } });
+      });
+      expect(s.text).toBe('Hello from mistral.');
+      expect(lastSent().json).not.toHaveProperty('stream_options');
+      expect(s.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 9 });
+      expect(c.spent).toBe(costOf('mistral-small-latest', { prompt: 12, completion: 9 }));
+      expect(c.log.is_stream).toBe(1);
+    });
+  });
+
+  describe('DeepSeek (43)', () => {
+    it('bills prompt_cache_hit_tokens at the cache ratio and passes the usage through', async () => {
+      let answer!: OpenAI.Chat.ChatCompletion;
+      const c = await charged(async () => {
+        answer = await client.chat.completions.create({ model: 'deepseek-chat', messages: hi });
+      });
+      expect(lastSent().path).toBe('/deepseek/v1/chat/completions');
+      expect(answer.usage).toMatchObject({ prompt_tokens: 100, prompt_cache_hit_tokens: 64 });
+      expect(c.spent).toBe(costOf('deepseek-chat', { prompt: 100, completion: 20, cached: 64 }));
+      expect(c.log).toMatchObject({ prompt_tokens: 100, completion_tokens: 20 });
+    });
+
+    it('passes reasoning_content to the client, whole and streamed', async () => {
+      const whole = await client.chat.completions.create({ model: 'deepseek-reasoner', messages: hi });
+      expect((whole.choices[0].message as unknown as { reasoning_content: string }).reasoning_content).toBe('Thinking it over.');
+      let s!: Awaited<ReturnType<typeof streamed>>;
+      const c = await charged(async () => {
+        s = await streamed({ model: 'deepseek-reasoner', messages: hi, stream: true });
+      });
+      const thinking = s.chunks.map((ch) => (ch.choices[0]?.delta as { reasoning_content?: string } | undefined)?.reasoning_content ?? '').join('');
+      expect(thinking).toBe('Thinking it over.');
+      expect(s.text).toBe('Hello from deepseek.');
+      expect(s.usage).toBeUndefined();
+      expect(c.spent).toBe(costOf('deepseek-reasoner', { prompt: 100, completion: 20, cached: 64 }));
+    });
+
+    it('sends completions (fill in the middle) to /beta/completions', async () => {
+      let answer!: OpenAI.Completion;
+      const c = await charged(async () => {
+        answer = await client.completions.create({ model: 'deepseek-chat', prompt: 'def add(a, b):', suffix: 'return s' });
+      });
+      expect(lastSent().path).toBe('/deepseek/beta/completions');
+      expect(lastSent().json).toMatchObject({ prompt: 'def add(a, b):', suffix: 'return s' });
+      expect(answer.choices[0].text).toContain('filled between');
+      expect(c.spent).toBe(costOf('deepseek-chat', { prompt: 100, completion: 20, cached: 64 }));
+    });
+  });
+
+  describe('VolcEngine Ark (45)', () => {
+    it('sends models to /api/v3/chat/completions and bot-… applications to /api/v3/bots/chat/completions', async () => {
+      const c = await charged(() => client.chat.completions.create({ model: 'doubao-1-5-pro-32k-250115', messages: hi }));
+      expect(lastSent().path).toBe('/volcengine/api/v3/chat/completions');
+      expect(c.spent).toBe(costOf('doubao-1-5-pro-32k-250115', { prompt: 15, completion: 5 }));
+      const bot = await client.chat.completions.create({ model: 'bot-20250101-abcde', messages: hi });
+      expect(lastSent().path).toBe('/volcengine/api/v3/bots/chat/completions');
+      expect(bot.choices[0].message.content).toBe('Hello from volcengine.');
+      let s!: Awaited<ReturnType<typeof streamed>>;
+      const b = await charged(async () => {
+        s = await streamed({ model: 'bot-20250101-abcde', messages: hi, stream: true, stream_options: { include_usage: true } });
+      });
+      expect(lastSent().path).toBe('/volcengine/api/v3/bots/chat/completions');
+      expect(s.text).toBe('Hello from volcengine.');
+      expect(b.spent).toBe(costOf('bot-20250101-abcde', { prompt: 15, completion: 5 }));
+    });
+
+    it('generates images at /api/v3/images/generations, billed at the model price', async () => {
+      let image!: OpenAI.ImagesResponse;
+      const c = await charged(async () => {
+        image = await client.images.generate({ model: SEEDREAM, prompt: 'a red fox', size: '1024x1024' });
+      });
+      expect(lastSent().path).toBe('/volcengine/api/v3/images/generations');
+      expect(image.data?.[0].url).toBe('https://images.example/volcengine.png');
+      expect(c.spent).toBe(15_000);
+    });
+  });
+
+  describe('Baidu Qianfan v2 (46)', () => {
+    it('sends the key as a Bearer token and the AppID it carries in the appid header', async () => {
+      const c = await charged(() => client.chat.completions.create({ model: 'ernie-4.5-turbo-128k', messages: hi }));
+      const sent = lastSent();
+      expect(sent.path).toBe('/qianfan/v2/chat/completions');
+      expect(sent.headers).toMatchObject({ authorization: `Bearer ${QIANFAN_KEY}`, appid: 'app-123' });
+      expect(c.spent).toBe(costOf('ernie-4.5-turbo-128k', { prompt: 7, completion: 3 }));
+      let s!: Awaited<ReturnType<typeof streamed>>;
+      const streamCharge = await charged(async () => {
+        s = await streamed({ model: 'ernie-4.5-turbo-128k', messages: hi, stream: true });
+      });
+      expect(s.text).toBe('Hello from qianfan.');
+      expect(streamCharge.spent).toBe(c.spent);
+    });
+  });
+
+  describe('xAI (48)', () => {
+    const xaiTokens = { prompt: 30, completion: 60, cached: 6 };
+
+    it('counts reasoning tokens as completion, in what the client is told and in what it is billed', async () => {
+      let answer!: OpenAI.Chat.ChatCompletion;
+      const c = await charged(async () => {
+        answer = await client.chat.completions.create({ model: 'grok-3-mini', messages: hi });
+      });
+      expect(lastSent().path).toBe('/xai/v1/chat/completions');
+      expect(answer.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 60, total_tokens: 90, completion_tokens_details: { reasoning_tokens: 50 } });
+      expect((answer.choices[0].message as unknown as { reasoning_content: string }).reasoning_content).toBe('Grok thinks.');
+      expect(c.spent).toBe(costOf('grok-3-mini', xaiTokens));
+      expect(c.log).toMatchObject({ prompt_tokens: 30, completion_tokens: 60 });
+    });
+
+    it('does the same for a stream', async () => {
+      let s!: Awaited<ReturnType<typeof streamed>>;
+      const c = await charged(async () => {
+        s = await streamed({ model: 'grok-3-mini', messages: hi, stream: true, stream_options: { include_usage: true } });
+      });
+      expect(s.text).toBe('Hello from xai.');
+      expect(s.usage).toMatchObject({ prompt_tokens: 30, completion_tokens: 60, total_tokens: 90 });
+      expect(c.spent).toBe(costOf('grok-3-mini', xaiTokens));
+      const quiet = await charged(() => streamed({ model: 'grok-3-mini', messages: hi, stream: true }));
+      expect(quiet.spent).toBe(c.spent);
+    });
+  });
+
+  describe('OpenRouter (20)', () => {
+    it("sends the attribution headers from the system's address and name, and passes reasoning through", async () => {
+      let answer!: OpenAI.Chat.ChatCompletion;
+      const c = await charged(async () => {
+        answer = await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: hi });
+      });
+      const sent = lastSent();
+      expect(sent.path).toBe('/openrouter/v1/chat/completions');
+      expect(sent.headers).toMatchObject({ 'http-referer': 'https://gateway.example.com', 'x-title': 'Switchyard Test', authorization: `Bearer ${COMPAT_KEY}` });
+      expect((answer.choices[0].message as unknown as { reasoning: string }).reasoning).toBe('Routed thought.');
+      expect(c.spent).toBe(costOf('openai/gpt-4o-mini', { prompt: 14, completion: 6 }));
+      let s!: Awaited<ReturnType<typeof streamed>>;
+      await charged(async () => {
+        s = await streamed({ model: 'openai/gpt-4o-mini', messages: hi, stream: true });
+      });
+      expect(lastSent().headers['x-title']).toBe('Switchyard Test');
+      expect(s.chunks.some((ch) => (ch.choices[0]?.delta as { reasoning?: string } | undefined)?.reasoning === 'Routed thought.')).toBe(true);
+    });
+  });
+
+  describe('Perplexity (27)', () => {
+    it('calls {base}/chat/completions and passes the citations through, whole and streamed', async () => {
+      let answer!: OpenAI.Chat.ChatCompletion & { citations?: string[] };
+      const c = await charged(async () => {
+        answer = await client.chat.completions.create({ model: 'sonar', messages: hi });
+      });
+      expect(lastSent().path).toBe('/perplexity/chat/completions');
+      expect(answer.citations).toEqual(CITATIONS);
+      expect(c.spent).toBe(costOf('sonar', { prompt: 9, completion: 11 }));
+      let s!: Awaited<ReturnType<typeof streamed>>;
+      const sc = await charged(async () => {
+        s = await streamed({ model: 'sonar', messages: hi, stream: true });
+      });
+      expect((s.chunks[0] as unknown as { citations: string[] }).citations).toEqual(CITATIONS);
+      expect(sc.spent).toBe(c.spent);
+    });
+
+    it('refuses tools with a 400 and charges nothing', async () => {
+      const sentBefore = mock.requests.length;
+      let err: unknown;
+      await free(async () => {
+        err = await client.chat.completions
+          .create({ model: 'sonar', messages: hi, tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object' } } }] })
+          .catch((e: unknown) => e);
+      });
+      expect(err).toBeInstanceOf(OpenAI.BadRequestError);
+      expect((err as InstanceType<typeof OpenAI.BadRequestError>).message).toContain('Perplexity 渠道不支持参数 tools');
+      expect(mock.requests.length).toBe(sentBefore);
+    });
+  });
+});

@@ -122,6 +122,10 @@ async function handle(req: PlainRequest, res: http.ServerResponse): Promise<void
     if (presented !== (fixture === 'aiproxy' ? COMPAT_KEY : `Bearer ${COMPAT_KEY}`)) return error(res, 401, 'Invalid API key');
     return sendJson(res, 200, balance(fixture));
   }
+  if (req.method === 'GET' && req.path === '/qianfan/v2/models') {
+    if (req.headers.authorization !== `Bearer ${QIANFAN_KEY}`) return error(res, 401, 'Invalid API key');
+    return sendJson(res, 200, JSON.stringify({ object: 'list', data: [{ id: 'ernie-4.5-turbo-128k', object: 'model' }, { id: 'ernie-x1-turbo-32k', object: 'model' }] }));
+  }
   const [, flavorName, ...rest] = req.path.split('/');
   const flavor = flavorName as Flavor;
   if (!(flavor in COMPAT_USAGE)) return error(res, 404, `no route ${req.path}`);

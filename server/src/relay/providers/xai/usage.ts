@@ -11,7 +11,8 @@ export function openAIUsageOfXai(usage: ChatUsage | null | undefined): void {
   const completion = count(usage.completion_tokens);
   const reasoning = count(usage.completion_tokens_details?.reasoning_tokens);
   const total = count(usage.total_tokens);
-  const fixed = total > prompt + completion ? total - prompt : completion + reasoning;
+  // With a total, it decides (and an answer that already counts reasoning in completion_tokens is left as it is).
+  const fixed = total > 0 ? Math.max(completion, total - prompt) : completion + reasoning;
   usage.completion_tokens = fixed;
   usage.total_tokens = prompt + fixed;
 }

@@ -49,7 +49,8 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
     await channel(48, 'xai', ['grok-3-mini']);
     await channel(20, 'openrouter', ['openai/gpt-4o-mini']);
     await channel(27, 'perplexity', ['sonar']);
-    client = f.client((await f.token()).key);
+    apiKey = (await f.token()).key;
+    client = f.client(apiKey);
   });
 
   afterAll(async () => {
@@ -65,6 +66,19 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
     for await (const chunk of await client.chat.completions.create(params)) chunks.push(chunk);
     const text = chunks.map((c) => c.choices[0]?.delta?.content ?? '').join('');
     return { chunks, text, usage: chunks.findLast((c) => c.usage)?.usage };
+  }
+
+  let apiKey = '';
+  /** A Claude Messages call through the relay (the call is converted to the upstream's OpenAI-style wire). */
+  async function claude(model: string, stream = false) {
+    const res = await fetch(`${f.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { 'x-api-key': apiKey, 'anthropic-version': '2023-06-01', 'content-type': 'application/json' },
+      body: JSON.stringify({ model, max_tokens: 256, messages: [{ role: 'user', content: 'hi' }], stream }),
+    });
+    expect(res.status).toBe(200);
+    if (stream) return { events: await res.text() };
+    return (await res.json()) as { content: Array<{ type: string; text?: string; thinking?: string }>; usage: Record<string, number> };
   }
 
   describe('Mistral (42)', () => {
@@ -142,6 +156,15 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
       expect(c.spent).toBe(costOf('deepseek-reasoner', { prompt: 100, completion: 20, cached: 64 }));
     });
 
+    it('shows a Claude client the cache hits as cache reads, billed as for OpenAI clients', async () => {
+      let answer!: Awaited<ReturnType<typeof claude>>;
+      const c = await charged(async () => {
+        answer = await claude('deepseek-chat');
+      });
+      expect('usage' in answer && answer.usage).toMatchObject({ input_tokens: 36, cache_read_input_tokens: 64, output_tokens: 20 });
+      expect(c.spent).toBe(costOf('deepseek-chat', { prompt: 100, completion: 20, cached: 64 }));
+    });
+
     it('sends completions (fill in the middle) to /beta/completions', async () => {
       let answer!: OpenAI.Completion;
       const c = await charged(async () => {
@@ -213,6 +236,15 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
       expect(c.log).toMatchObject({ prompt_tokens: 30, completion_tokens: 60 });
     });
 
+    it('tells a Claude client the same output tokens', async () => {
+      let answer!: Awaited<ReturnType<typeof claude>>;
+      const c = await charged(async () => {
+        answer = await claude('grok-3-mini');
+      });
+      expect('usage' in answer && answer.usage).toMatchObject({ input_tokens: 24, cache_read_input_tokens: 6, output_tokens: 60 });
+      expect(c.spent).toBe(costOf('grok-3-mini', xaiTokens));
+    });
+
     it('does the same for a stream', async () => {
       let s!: Awaited<ReturnType<typeof streamed>>;
       const c = await charged(async () => {
@@ -243,6 +275,13 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
       });
       expect(lastSent().headers['x-title']).toBe('Switchyard Test');
       expect(s.chunks.some((ch) => (ch.choices[0]?.delta as { reasoning?: string } | undefined)?.reasoning === 'Routed thought.')).toBe(true);
+    });
+
+    it("gives a Claude client OpenRouter's reasoning as thinking, whole and streamed", async () => {
+      const whole = await claude('openai/gpt-4o-mini');
+      expect('content' in whole && whole.content[0]).toMatchObject({ type: 'thinking', thinking: 'Routed thought.' });
+      const streamedAnswer = await claude('openai/gpt-4o-mini', true);
+      expect('events' in streamedAnswer && streamedAnswer.events).toContain('"thinking":"Routed thought."');
     });
   });
 

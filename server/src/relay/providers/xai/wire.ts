@@ -1,6 +1,4 @@
-import type { ChatChunk, ChatUsage } from '../../formats/openai/chat.js';
-import { OpenAIChunkDecoder, openAIWire } from '../openai/wire.js';
-import type { WireCodec } from '../../types.js';
+import { amendedOpenAIWire } from '../openai/amended-wire.js';
 import { openAIUsageOfXai } from './usage.js';
 
 /*
@@ -16,20 +14,4 @@ declare module '../../types.js' {
   }
 }
 
-class XaiChunkDecoder extends OpenAIChunkDecoder {
-  protected override accept(chunk: ChatChunk): ChatChunk[] {
-    openAIUsageOfXai(chunk.usage);
-    return super.accept(chunk);
-  }
-}
-
-export const xaiWire: WireCodec = {
-  ...openAIWire,
-  format: XAI_WIRE,
-  decode(body, up) {
-    const answer = openAIWire.decode(body, up);
-    openAIUsageOfXai(answer.usage as ChatUsage | undefined);
-    return answer;
-  },
-  streamDecoder: () => new XaiChunkDecoder(),
-};
+export const xaiWire = amendedOpenAIWire(XAI_WIRE, { usage: openAIUsageOfXai });

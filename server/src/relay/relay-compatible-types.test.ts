@@ -19,6 +19,7 @@ const PRICES: Record<string, Price> = {
   'bot-20250101-abcde': { ratio: 1, completion: 2 },
   'ernie-4.5-turbo-128k': { ratio: 1, completion: 4 },
   'grok-3-mini': { ratio: 1, completion: 2, cache: 0.5 },
+  'grok-3-mini-high': { ratio: 1, completion: 2, cache: 0.5 },
   'openai/gpt-4o-mini': { ratio: 1, completion: 4 },
   sonar: { ratio: 1, completion: 1 },
 };
@@ -46,7 +47,7 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
     await channel(43, 'deepseek', ['deepseek-chat', 'deepseek-reasoner']);
     await channel(45, 'volcengine', ['doubao-1-5-pro-32k-250115', 'bot-20250101-abcde', SEEDREAM]);
     await channel(46, 'qianfan', ['ernie-4.5-turbo-128k'], `${QIANFAN_KEY}|app-123`);
-    await channel(48, 'xai', ['grok-3-mini']);
+    await channel(48, 'xai', ['grok-3-mini', 'grok-3-mini-high']);
     await channel(20, 'openrouter', ['openai/gpt-4o-mini']);
     await channel(27, 'perplexity', ['sonar']);
     apiKey = (await f.token()).key;
@@ -234,6 +235,14 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
       expect((answer.choices[0].message as unknown as { reasoning_content: string }).reasoning_content).toBe('Grok thinks.');
       expect(c.spent).toBe(costOf('grok-3-mini', xaiTokens));
       expect(c.log).toMatchObject({ prompt_tokens: 30, completion_tokens: 60 });
+    });
+
+    it('spells grok-3-mini-high as the model and its reasoning effort, and its cap as max_completion_tokens', async () => {
+      const c = await charged(() => client.chat.completions.create({ model: 'grok-3-mini-high', messages: hi, max_tokens: 300 }));
+      expect(lastSent().json).toMatchObject({ model: 'grok-3-mini', reasoning_effort: 'high', max_completion_tokens: 300 });
+      expect(lastSent().json).not.toHaveProperty('max_tokens');
+      expect(c.log.model_name).toBe('grok-3-mini-high');
+      expect(c.spent).toBe(costOf('grok-3-mini-high', xaiTokens));
     });
 
     it('tells a Claude client the same output tokens', async () => {

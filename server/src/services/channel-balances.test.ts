@@ -5,7 +5,7 @@ import { COMPAT_KEY, startCompatibleMock, type CompatibleMock } from '../test/mo
 
 /* The console's balance update stores what the upstream reports in US dollars, at the system's yuan price. */
 
-describe.each(testDatabases().slice(0, 1))('channel balance updates on $name', (database) => {
+describe.each(testDatabases())('channel balance updates on $name', (database) => {
   let t: TestApp;
   let root: Session;
   let mock: CompatibleMock;

@@ -308,6 +308,7 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
         s = await streamed({ model: 'sonar', messages: hi, stream: true });
       });
       expect((s.chunks[0] as unknown as { citations: string[] }).citations).toEqual(CITATIONS);
+      expect(lastSent().json).not.toHaveProperty('stream_options');
       expect(sc.spent).toBe(c.spent);
     });
 

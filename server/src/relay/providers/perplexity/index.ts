@@ -4,7 +4,8 @@ import { compatibleProvider } from '../openai/compatible.js';
 
 /*
  * Perplexity (type 27): chat only, at {base}/chat/completions (no version segment). Its answers pass through with
- * their citations and search results. It has no tool calling, so a request that offers tools is refused rather than
+ * their citations and search results; it reports usage on its stream unasked, so the stream usage option (which it
+ * does not document) is not sent. It has no tool calling, so a request that offers tools is refused rather than
  * answered as if the tools did not exist.
  */
 
@@ -16,6 +17,7 @@ export const perplexityProvider = compatibleProvider({
   modes: ['chat'],
   url: (base) => `${base}/chat/completions`,
   rewrite(body) {
+    delete body.stream_options;
     for (const field of TOOL_FIELDS) {
       if (body[field] !== undefined && body[field] !== null) {
         throw new RelayError(400, `Perplexity 渠道不支持参数 ${field}：Perplexity 不支持工具调用`, 'unsupported_parameter', 'invalid_request_error');

@@ -13,6 +13,7 @@ import { CITATIONS, COMPAT_KEY, QIANFAN_KEY, startCompatibleMock, type Compatibl
 
 const PRICES: Record<string, Price> = {
   'mistral-small-latest': { ratio: 1, completion: 3 },
+  'mistral-embed': { ratio: 1, completion: 1 },
   'deepseek-chat': { ratio: 1, completion: 2, cache: 0.25 },
   'deepseek-reasoner': { ratio: 2, completion: 2, cache: 0.25 },
   'doubao-1-5-pro-32k-250115': { ratio: 1, completion: 2 },
@@ -43,7 +44,7 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
     await f.setOption('ModelPrice', JSON.stringify({ [SEEDREAM]: 0.03 }));
     await f.setOption('ServerAddress', 'https://gateway.example.com');
     await f.setOption('SystemName', 'Switchyard Test');
-    await channel(42, 'mistral', ['mistral-small-latest']);
+    await channel(42, 'mistral', ['mistral-small-latest', 'mistral-embed']);
     await channel(43, 'deepseek', ['deepseek-chat', 'deepseek-reasoner']);
     await channel(45, 'volcengine', ['doubao-1-5-pro-32k-250115', 'bot-20250101-abcde', SEEDREAM]);
     await channel(46, 'qianfan', ['ernie-4.5-turbo-128k'], `${QIANFAN_KEY}|app-123`);
@@ -128,6 +129,13 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
       expect(s.usage).toMatchObject({ prompt_tokens: 12, completion_tokens: 9 });
       expect(c.spent).toBe(costOf('mistral-small-latest', { prompt: 12, completion: 9 }));
       expect(c.log.is_stream).toBe(1);
+    });
+
+    it('sends embeddings with dimensions as output_dimension and without user', async () => {
+      const c = await charged(() => client.embeddings.create({ model: 'mistral-embed', input: 'hi', dimensions: 256, user: 'u1', encoding_format: 'float' }));
+      expect(lastSent().path).toBe('/mistral/v1/embeddings');
+      expect(lastSent().json).toEqual({ model: 'mistral-embed', input: 'hi', output_dimension: 256, encoding_format: 'float' });
+      expect(c.spent).toBe(costOf('mistral-embed', { prompt: 4, completion: 0 }));
     });
   });
 

@@ -7,8 +7,9 @@ import { withMistralToolIds } from './tool-ids.js';
  * Mistral AI (type 42): OpenAI's chat and embeddings paths, but a strict body schema — an unknown field is a 422.
  * So OpenAI's spellings are mapped to Mistral's (seed → random_seed, max_completion_tokens → max_tokens), the stream
  * usage option is left out (Mistral always reports usage on its last chunk), history thinking is left out, tool call
- * ids are put in Mistral's form, and `user` (an end-user label that changes no answer) is not sent. Mistral's own
- * fields (safe_prompt, random_seed, prompt_mode) pass through.
+ * ids are put in Mistral's form, and `user` (an end-user label that changes no answer) is not sent; embeddings'
+ * `dimensions` is Mistral's output_dimension. Mistral's own fields (safe_prompt, random_seed, prompt_mode) pass
+ * through.
  */
 
 function rewrite(body: Record<string, unknown>): void {
@@ -37,8 +38,12 @@ export const mistralProvider = compatibleProvider({
   modes: ['chat', 'embeddings'],
   url: (base, up) => versionedUrl(base, '/v1', OPENAI_PATHS[up.call.mode].slice(3)),
   rewrite: (body, up) => {
-    if (up.call.mode === 'chat') rewrite(body);
-    else delete body.user;
+    if (up.call.mode === 'chat') return rewrite(body);
+    delete body.user;
+    if (body.dimensions !== undefined) {
+      body.output_dimension ??= body.dimensions;
+      delete body.dimensions;
+    }
   },
   defaultTestModel: 'mistral-small-latest',
 });

@@ -3,8 +3,8 @@ import type { RoutedChannel } from '../cache/routing.js';
 
 /*
  * Admin calls to a channel's upstream that are not relaying: its model list (here) and its account balance
- * (upstream-balances.ts). Failures are
- * reported as UpstreamQueryError with a message fit for the console — never the key, never the upstream's body.
+ * (upstream-balances.ts). Failures are reported as UpstreamQueryError with a message fit for the console — never
+ * the key, never the upstream's body.
  */
 
 export class UpstreamQueryError extends Error {}
@@ -125,8 +125,8 @@ const T = CHANNEL_TYPE;
 const LISTED: ReadonlySet<number> = new Set([T.ANTHROPIC, T.GEMINI, T.COHERE, T.CLOUDFLARE]);
 /**
  * Types without a cheap listing call (Bedrock's and Vertex's need other credentials and list far more than they serve;
- * DashScope, Hunyuan, Zhipu, Baidu's v1 API and Spark's WebSocket API list no models to an API key): the type's
- * default models.
+ * DashScope, Hunyuan, Zhipu, Baidu's v1 API, Spark's WebSocket API, VolcEngine Ark and Perplexity list no models to an
+ * API key): the type's default models.
  */
 const DEFAULT_LISTED: ReadonlySet<number> = new Set([T.AWS, T.VERTEX_AI, T.ALI, T.TENCENT, T.ZHIPU, T.ZHIPU_V4, T.BAIDU, T.XUNFEI, T.VOLCENGINE, T.PERPLEXITY]);
 

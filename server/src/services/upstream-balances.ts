@@ -59,9 +59,14 @@ const deepSeekBalance: BalanceQuery = async (base, key, yuanPerUsd) => {
   throw new UpstreamQueryError(`${FAILED}：上游返回的格式不正确`);
 };
 
+/** AIProxy's account API lives on its site, not on the API host a channel's default base URL names. */
+const AIPROXY_API_HOST = 'https://api.aiproxy.io';
+const AIPROXY_SITE = 'https://aiproxy.io';
+
 /** AIProxy: the account overview's totalPoints, asked with the key in Api-Key. */
 const aiProxyBalance: BalanceQuery = async (base, key) => {
-  const body = await get(`${base}/api/report/getUserOverview`, { 'api-key': key });
+  const site = base === AIPROXY_API_HOST ? AIPROXY_SITE : base;
+  const body = await get(`${site}/api/report/getUserOverview`, { 'api-key': key });
   if (body?.success !== true) throw new UpstreamQueryError(`${FAILED}：${typeof body?.message === 'string' && body.message ? body.message : '上游返回失败'}`);
   return amount((body.data as Json)?.totalPoints);
 };

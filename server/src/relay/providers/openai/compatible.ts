@@ -31,7 +31,7 @@ export function versionedUrl(base: string, prefix: string, path: string): string
   return base.endsWith(prefix) ? base + path : base + prefix + path;
 }
 
-export const bearerHeaders = (up: UpstreamCall): Record<string, string> => ({ authorization: `Bearer ${up.key}` });
+const bearerHeaders = (up: UpstreamCall): Record<string, string> => ({ authorization: `Bearer ${up.key}` });
 
 export function compatibleProvider(spec: CompatibleUpstream): Provider {
   const headersOf = spec.headers ?? bearerHeaders;
@@ -43,13 +43,12 @@ export function compatibleProvider(spec: CompatibleUpstream): Provider {
     wire: spec.wire ?? (() => 'openai'),
     build(up): UpstreamRequest {
       const url = channelMemo(up.channel, `compatible-url\n${up.call.mode}\n${up.upstreamModel}`, () => spec.url(resolveBaseUrl(up.channel), up));
-      const request = openAIRequest(up, url, headersOf(up));
-      if (spec.rewrite && !up.call.form) {
-        const body = jsonObject(up);
-        spec.rewrite(body, up);
-        request.body = JSON.stringify(body);
-      }
-      return request;
+      if (!spec.rewrite || up.call.form) return openAIRequest(up, url, headersOf(up));
+      const body = jsonObject(up);
+      spec.rewrite(body, up);
+      const headers: Record<string, string> = { ...headersOf(up), 'content-type': 'application/json' };
+      if (up.call.stream) headers.accept = 'text/event-stream';
+      return { url, method: 'POST', headers, body: JSON.stringify(body) };
     },
     codecs: spec.codecs,
     defaultTestModel: spec.defaultTestModel,

@@ -24,56 +24,76 @@ export class SseReader {
 
   push(chunk: Buffer): SseEvent[] {
     const out: SseEvent[] = [];
-    let start = 0;
-    for (;;) {
-      const nl = chunk.indexOf(LF, start);
-      if (nl < 0) break;
-      let line = chunk.subarray(start, nl);
-      start = nl + 1;
-      if (this.dropping) {
-        this.dropping = false;
-        continue;
-      }
-      if (this.partial.length > 0) {
-        line = Buffer.concat([...this.partial, line]);
-        this.partial = [];
-        this.partialBytes = 0;
-      }
-      this.line(line.length > 0 && line[line.length - 1] === CR ? line.subarray(0, -1) : line, out);
+    let buf = chunk;
+    if (this.dropping) {
+      const nl = chunk.indexOf(LF);
+      if (nl < 0) return out;
+      this.dropping = false;
+      buf = chunk.subarray(nl + 1);
     }
-    if (start < chunk.length && !this.dropping) {
-      this.partial.push(chunk.subarray(start));
-      this.partialBytes += chunk.length - start;
-      if (this.partialBytes > MAX_LINE_BYTES) {
-        this.partial = [];
-        this.partialBytes = 0;
-        this.dropping = true;
-      }
+    const last = buf.lastIndexOf(LF);
+    if (last < 0) {
+      this.keep(buf);
+      return out;
+    }
+    if (this.partial.length > 0) {
+      const head = this.partialBytes;
+      buf = Buffer.concat([...this.partial, buf]);
+      this.partial = [];
+      this.partialBytes = 0;
+      this.lines(buf.toString('utf8', 0, head + last + 1), out);
+      this.keep(buf.subarray(head + last + 1));
+    } else {
+      // Whole lines are decoded at once: a line feed never falls inside a character, so none is split here.
+      this.lines(buf.toString('utf8', 0, last + 1), out);
+      this.keep(buf.subarray(last + 1));
     }
     return out;
+  }
+
+  /** Text made of whole lines (it ends with \n). */
+  private lines(text: string, out: SseEvent[]): void {
+    let start = 0;
+    while (start < text.length) {
+      const nl = text.indexOf('\n', start);
+      const end = nl > start && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
+      this.line(text.slice(start, end), out);
+      start = nl + 1;
+    }
+  }
+
+  /** The unfinished last line, until its end comes (or dropped when it grows past the limit). */
+  private keep(rest: Buffer): void {
+    if (rest.length === 0) return;
+    this.partial.push(rest);
+    this.partialBytes += rest.length;
+    if (this.partialBytes > MAX_LINE_BYTES) {
+      this.partial = [];
+      this.partialBytes = 0;
+      this.dropping = true;
+    }
   }
 
   /** The event left open when the body ended without its blank line. */
   finish(): SseEvent[] {
     const out: SseEvent[] = [];
     if (this.partial.length > 0) {
-      const line = Buffer.concat(this.partial);
+      const text = Buffer.concat(this.partial).toString('utf8');
       this.partial = [];
       this.partialBytes = 0;
-      this.line(line[line.length - 1] === CR ? line.subarray(0, -1) : line, out);
+      this.line(text.charCodeAt(text.length - 1) === CR ? text.slice(0, -1) : text, out);
     }
-    this.line(Buffer.alloc(0), out);
+    this.line('', out);
     return out;
   }
 
-  private line(line: Buffer, out: SseEvent[]): void {
-    if (line.length === 0) {
+  private line(text: string, out: SseEvent[]): void {
+    if (text.length === 0) {
       if (this.data.length > 0 || this.event) out.push({ event: this.event, data: this.data.join('\n') });
       this.event = '';
       this.data = [];
       return;
     }
-    const text = line.toString('utf8');
     const colon = text.indexOf(':');
     if (colon === 0) return;
     const field = colon < 0 ? text : text.slice(0, colon);

@@ -20,9 +20,13 @@ export class SseSplitter<T = string> {
     const buf = this.tail.length > 0 ? Buffer.concat([this.tail, chunk]) : chunk;
     const out: T[] = [];
     let start = 0;
+    // Each blank-line style is searched again only once the start has passed its last match: a buffer without one
+    // (OpenAI's streams never use \r\n) is not scanned to its end for it at every event.
+    let lf = -2;
+    let crlf = -2;
     for (;;) {
-      const lf = buf.indexOf(LF2, start);
-      const crlf = buf.indexOf(CRLF2, start);
+      if (lf !== -1 && lf < start) lf = buf.indexOf(LF2, start);
+      if (crlf !== -1 && crlf < start) crlf = buf.indexOf(CRLF2, start);
       const useCrlf = crlf >= 0 && (lf < 0 || crlf < lf);
       const end = useCrlf ? crlf : lf;
       if (end < 0) break;
@@ -45,6 +49,8 @@ export class SseSplitter<T = string> {
 
 /** The joined data: lines of one event; null for events without data (comments, keep-alives). */
 function dataOf(event: string): string | null {
+  // The common event: one data line.
+  if (event.startsWith('data: ') && !event.includes('\n')) return event.endsWith('\r') ? event.slice(6, -1) : event.slice(6);
   let out: string | null = null;
   for (const raw of event.split('\n')) {
     const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;

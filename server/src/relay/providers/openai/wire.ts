@@ -46,7 +46,7 @@ export class OpenAIChunkDecoder implements ChunkDecoder {
   private read(events: string[]): ChatChunk[] {
     const out: ChatChunk[] = [];
     for (const data of events) {
-      if (data.trim() === '[DONE]') continue;
+      if (data.charCodeAt(0) !== 0x7b /* { */ && data.trim() === '[DONE]') continue;
       let parsed: ChatChunk & { error?: { type?: unknown; message?: unknown } };
       try {
         parsed = JSON.parse(data) as typeof parsed;

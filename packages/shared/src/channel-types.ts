@@ -176,7 +176,7 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   t(T.TENCENT, '腾讯混元', 'https://hunyuan.tencentcloudapi.com', false, ['hunyuan-turbos-latest', 'hunyuan-t1-latest', 'hunyuan-turbo', 'hunyuan-large', 'hunyuan-standard', 'hunyuan-lite', 'hunyuan-functioncall', 'hunyuan-vision'], '格式：AppId|SecretId|SecretKey，例如 1300000000|AKIDxxxx|xxxx（在腾讯云访问管理中创建 API 密钥）。'),
   t(T.LINGYIWANWU, '零一万物', 'https://api.lingyiwanwu.com', true, ['yi-lightning', 'yi-large', 'yi-medium', 'yi-spark', 'yi-vision']),
   t(T.MINIMAX, 'MiniMax', 'https://api.minimax.chat', false, ['MiniMax-M1', 'MiniMax-Text-01', 'abab6.5s-chat', 'abab6.5g-chat', 'embo-01']),
-  t(T.DIFY, 'Dify', 'https://api.dify.ai', false, ['dify']),
+  t(T.DIFY, 'Dify', 'https://api.dify.ai', false, ['dify'], 'Dify 应用的 API 密钥（app-xxxx），一个密钥对应一个应用。对话会拼成一条 query 发送；在渠道设置中填写 {"show_workflow_events": true} 可把工作流进度作为思考内容返回。'),
   t(T.JINA, 'Jina', 'https://api.jina.ai', false, ['jina-embeddings-v3', 'jina-clip-v2', 'jina-reranker-v2-base-multilingual', 'jina-colbert-v2']),
   t(T.SILICONFLOW, 'SiliconCloud', 'https://api.siliconflow.cn', true, ['deepseek-ai/DeepSeek-V3', 'deepseek-ai/DeepSeek-R1', 'Qwen/Qwen3-235B-A22B', 'Qwen/Qwen2.5-72B-Instruct', 'Qwen/Qwen2.5-7B-Instruct', 'BAAI/bge-m3', 'BAAI/bge-reranker-v2-m3']),
   t(T.DEEPSEEK, 'DeepSeek', 'https://api.deepseek.com', true, ['deepseek-chat', 'deepseek-reasoner']),

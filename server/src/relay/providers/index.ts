@@ -8,6 +8,7 @@ import { cloudflareProvider } from './cloudflare/index.js';
 import { cohereProvider } from './cohere/index.js';
 import { cohereWire } from './cohere/wire.js';
 import { dashScopeProvider } from './dashscope/index.js';
+import { difyProvider } from './dify/index.js';
 import { geminiProvider } from './gemini/provider.js';
 import { geminiWire } from './gemini/wire.js';
 import { hunyuanProvider } from './hunyuan/index.js';
@@ -21,6 +22,7 @@ import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 const PROVIDERS: readonly Provider[] = [
   openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider,
   dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider,
+  difyProvider,
 ];
 
 const byType = new Map<number, Provider>();

@@ -12,6 +12,7 @@ import { difyProvider } from './dify/index.js';
 import { geminiProvider } from './gemini/provider.js';
 import { geminiWire } from './gemini/wire.js';
 import { hunyuanProvider } from './hunyuan/index.js';
+import { jinaProvider } from './jina/index.js';
 import { minimaxProvider } from './minimax/index.js';
 import { openAIProvider } from './openai/index.js';
 import { openAIWire, responsesWire } from './openai/wire.js';
@@ -22,7 +23,7 @@ import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 const PROVIDERS: readonly Provider[] = [
   openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider,
   dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider,
-  difyProvider,
+  difyProvider, jinaProvider,
 ];
 
 const byType = new Map<number, Provider>();

@@ -142,7 +142,7 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   t(T.MIDJOURNEY, 'Midjourney Proxy', 'https://oa.api2d.net', false, MIDJOURNEY_MODELS),
   t(T.MIDJOURNEY_PLUS, 'Midjourney Proxy Plus', 'https://api.openai-sb.com', false, MIDJOURNEY_MODELS),
   t(T.SUNO, 'Suno API', '', false, ['suno_music', 'suno_lyrics']),
-  t(T.OLLAMA, 'Ollama', 'http://localhost:11434', true, ['llama3.3', 'llama3.2', 'llama3.1', 'qwen3', 'qwen2.5', 'deepseek-r1', 'gemma3', 'mistral', 'nomic-embed-text']),
+  t(T.OLLAMA, 'Ollama', 'http://localhost:11434', true, ['llama3.3', 'llama3.2', 'llama3.1', 'qwen3', 'qwen2.5', 'deepseek-r1', 'gemma3', 'mistral', 'nomic-embed-text'], 'Ollama 本身不校验密钥：直连时可任意填写；前面有鉴权代理时填写代理要求的 Bearer 密钥。'),
   t(T.ANTHROPIC, 'Anthropic Claude', 'https://api.anthropic.com', false, CLAUDE_MODELS),
   t(T.AWS, 'AWS Claude', '', false, CLAUDE_MODELS, '格式：AccessKeyID|SecretAccessKey|Region，例如 AKIA...|wJal...|us-east-1（可在末尾追加 |SessionToken）。'),
   t(T.VERTEX_AI, 'Vertex AI', '', false, [...GEMINI_MODELS, ...CLAUDE_MODELS], 'Vertex AI 的密钥是服务账号的 JSON 密钥文件内容（整段 JSON）。'),

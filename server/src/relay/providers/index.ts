@@ -14,6 +14,7 @@ import { geminiWire } from './gemini/wire.js';
 import { hunyuanProvider } from './hunyuan/index.js';
 import { jinaProvider } from './jina/index.js';
 import { minimaxProvider } from './minimax/index.js';
+import { ollamaProvider } from './ollama/index.js';
 import { openAIProvider } from './openai/index.js';
 import { openAIWire, responsesWire } from './openai/wire.js';
 import { vertexProvider } from './vertex/index.js';
@@ -23,7 +24,7 @@ import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 const PROVIDERS: readonly Provider[] = [
   openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider,
   dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider,
-  difyProvider, jinaProvider,
+  difyProvider, jinaProvider, ollamaProvider,
 ];
 
 const byType = new Map<number, Provider>();

@@ -169,7 +169,7 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
     ['glm-4.5', 'glm-4.5-air', 'glm-4-plus', 'glm-4', 'glm-4-air', 'glm-4-flash', 'glm-4v', 'glm-4v-plus', 'glm-4v-flash', 'embedding-3', 'embedding-2'],
     ZHIPU_KEY_HINT,
   ),
-  t(T.PALM, 'Google PaLM2', '', false, ['chat-bison-001']),
+  t(T.PALM, 'Google PaLM2', 'https://generativelanguage.googleapis.com', false, ['chat-bison-001']),
   t(T.CLOUDFLARE, 'Cloudflare', 'https://api.cloudflare.com', false, ['@cf/meta/llama-3.3-70b-instruct-fp8-fast', '@cf/meta/llama-3.1-8b-instruct', '@cf/qwen/qwen2.5-coder-32b-instruct', '@cf/deepseek-ai/deepseek-r1-distill-qwen-32b', '@cf/baai/bge-m3']),
   t(T.MOONSHOT, 'Moonshot', 'https://api.moonshot.cn', true, ['kimi-k2-0711-preview', 'moonshot-v1-8k', 'moonshot-v1-32k', 'moonshot-v1-128k', 'moonshot-v1-auto']),
   t(T.AI360, '360 智脑', 'https://api.360.cn', true, ['360gpt2-pro', '360gpt-pro', '360gpt-turbo', '360gpt-turbo-responsibility-8k', 'embedding-bert-512-v1']),

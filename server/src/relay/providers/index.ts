@@ -17,6 +17,7 @@ import { minimaxProvider } from './minimax/index.js';
 import { ollamaProvider } from './ollama/index.js';
 import { openAIProvider } from './openai/index.js';
 import { openAIWire, responsesWire } from './openai/wire.js';
+import { palmProvider } from './palm/index.js';
 import { vertexProvider } from './vertex/index.js';
 import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 
@@ -24,7 +25,7 @@ import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 const PROVIDERS: readonly Provider[] = [
   openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider,
   dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider,
-  difyProvider, jinaProvider, ollamaProvider,
+  difyProvider, jinaProvider, ollamaProvider, palmProvider,
 ];
 
 const byType = new Map<number, Provider>();

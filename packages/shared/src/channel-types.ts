@@ -189,7 +189,7 @@ export const CHANNEL_TYPES: readonly ChannelTypeInfo[] = [
   t(T.XINFERENCE, 'Xinference', '', true, []),
   t(T.CUSTOM, '自定义渠道', '', true, OPENAI_MODELS),
   t(T.FASTGPT, 'FastGPT', 'https://fastgpt.run/api/openapi', true, []),
-  t(T.AIPROXY_LIBRARY, '知识库：AI Proxy', 'https://api.aiproxy.io', false, []),
+  t(T.AIPROXY_LIBRARY, '知识库：AI Proxy', 'https://api.aiproxy.io', false, ['gpt-3.5-turbo', 'gpt-3.5-turbo-16k', 'gpt-4', 'gpt-4o-mini'], 'AI Proxy 的 API Key；知识库 ID（libraryId）填写在"其他参数"中。每次只以最后一条用户消息提问。'),
 ];
 
 const BY_CODE: ReadonlyMap<number, ChannelTypeInfo> = new Map(CHANNEL_TYPES.map((info) => [info.value, info]));

@@ -1,4 +1,5 @@
 import type { Provider, WireCodec, WireFormat } from '../types.js';
+import { aiProxyLibraryProvider } from './aiproxy-library/index.js';
 import { awsProvider } from './aws/index.js';
 import { baiduProvider } from './baidu/index.js';
 import { azureProvider } from './azure/index.js';
@@ -25,7 +26,7 @@ import { zhipuProvider, zhipuV4Provider } from './zhipu/index.js';
 const PROVIDERS: readonly Provider[] = [
   openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider,
   dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider,
-  difyProvider, jinaProvider, ollamaProvider, palmProvider,
+  difyProvider, jinaProvider, ollamaProvider, palmProvider, aiProxyLibraryProvider,
 ];
 
 const byType = new Map<number, Provider>();

@@ -14,8 +14,13 @@ export interface ChannelTestResult {
 
 const EMBEDDING_MODEL = /embed|bge-|m3e/i;
 
-/** The smallest real call a model answers: a two-letter chat, or an embedding of two words. */
+const RERANK_MODEL = /rerank/i;
+
+/** The smallest real call a model answers: a two-letter chat, an embedding of two words, or a rerank of one document. */
 function testCall(model: string): ClientCall {
+  if (RERANK_MODEL.test(model)) {
+    return { format: 'openai', mode: 'rerank', model, stream: false, json: { model, query: 'hello', documents: ['hello world'] }, clientWantsStreamUsage: false, maxTokens: 0 };
+  }
   const json: Record<string, unknown> = EMBEDDING_MODEL.test(model)
     ? { model, input: 'hello world' }
     : /^o\d/.test(model)

@@ -96,6 +96,10 @@ export const en: Record<string, string> = {
   'OpenRouter 的 API Key，例如 sk-or-v1-xxxx。': 'The OpenRouter API key, e.g. sk-or-v1-xxxx.',
   '火山方舟的 API Key；模型名可填推理接入点 ID（ep-...），应用（智能体）填 bot-... ID。': 'The VolcEngine Ark API key; a model may be an inference endpoint ID (ep-...), an Ark application a bot-... ID.',
   '格式：AppId|SecretId|SecretKey，例如 1300000000|AKIDxxxx|xxxx（在腾讯云访问管理中创建 API 密钥）。': 'Format: AppId|SecretId|SecretKey, e.g. 1300000000|AKIDxxxx|xxxx (create the API key in Tencent Cloud CAM).',
+  'Ollama 本身不校验密钥：直连时可任意填写；前面有鉴权代理时填写代理要求的 Bearer 密钥。': 'Ollama checks no key itself: when connecting directly anything will do; behind an authenticating proxy, enter the Bearer key the proxy expects.',
+  'AI Proxy 的 API Key；知识库 ID（libraryId）填写在"其他参数"中。每次只以最后一条用户消息提问。': 'The AI Proxy API key; put the knowledge base id (libraryId) in "Other parameters". Only the last user message is asked, as one question.',
+  'Dify 应用的 API 密钥（app-xxxx），一个密钥对应一个应用。对话会拼成一条 query 发送；在渠道设置中填写 {"show_workflow_events": true} 可把工作流进度作为思考内容返回。':
+    'The API key of a Dify app (app-xxxx); one key is one app. The conversation is sent as one query; put {"show_workflow_events": true} in the channel settings to return workflow progress as reasoning content.',
   '阿里云百炼（DashScope）的 API Key，例如 sk-xxxx。': 'The Alibaba Cloud Model Studio (DashScope) API key, e.g. sk-xxxx.',
   '格式：APPID|APISecret|APIKey，例如 1a2b3c4d|MjlmNzkz...|addd2272...（在讯飞开放平台控制台的应用中查看）。': 'Format: APPID|APISecret|APIKey, e.g. 1a2b3c4d|MjlmNzkz...|addd2272... (shown with the application in the iFlytek open platform console).',
   '一行一个密钥：每个密钥都会创建一个渠道。': 'One key per line: each key creates a channel.',

@@ -1,4 +1,5 @@
 import type { Provider, WireCodec, WireFormat } from '../types.js';
+import { aiProxyLibraryProvider } from './aiproxy-library/index.js';
 import { awsProvider } from './aws/index.js';
 import { baiduProvider } from './baidu/index.js';
 import { baiduV2Provider } from './baidu-v2/index.js';
@@ -10,15 +11,19 @@ import { cohereProvider } from './cohere/index.js';
 import { cohereWire } from './cohere/wire.js';
 import { dashScopeProvider } from './dashscope/index.js';
 import { deepSeekProvider } from './deepseek/index.js';
+import { difyProvider } from './dify/index.js';
 import { geminiProvider } from './gemini/provider.js';
 import { geminiWire } from './gemini/wire.js';
 import { hunyuanProvider } from './hunyuan/index.js';
+import { jinaProvider } from './jina/index.js';
 import { minimaxProvider } from './minimax/index.js';
 import { mistralProvider } from './mistral/index.js';
 import { openAIProvider } from './openai/index.js';
 import { openAIWire, responsesWire } from './openai/wire.js';
 import { openRouterProvider } from './openrouter/index.js';
 import { perplexityProvider } from './perplexity/index.js';
+import { ollamaProvider } from './ollama/index.js';
+import { palmProvider } from './palm/index.js';
 import { sparkProvider } from './spark/index.js';
 import { vertexProvider } from './vertex/index.js';
 import { volcEngineProvider } from './volcengine/index.js';
@@ -30,6 +35,7 @@ const PROVIDERS: readonly Provider[] = [
   openAIProvider, azureProvider, minimaxProvider, claudeProvider, awsProvider, geminiProvider, vertexProvider, cohereProvider, cloudflareProvider,
   dashScopeProvider, hunyuanProvider, zhipuProvider, zhipuV4Provider, baiduProvider, sparkProvider,
   mistralProvider, deepSeekProvider, volcEngineProvider, baiduV2Provider, xaiProvider, openRouterProvider, perplexityProvider,
+  difyProvider, jinaProvider, ollamaProvider, palmProvider, aiProxyLibraryProvider,
 ];
 
 const byType = new Map<number, Provider>();

@@ -19,7 +19,7 @@ export const OPENAI_PATHS: Record<Mode, string> = {
 const RESPONSES_PATH = '/v1/responses';
 
 /** Channel types that speak OpenAI's wire format at OpenAI's paths. */
-const TYPES = [1, 4, 8, 19, 22, 25, 31, 40] as const;
+const TYPES = [1, 8, 19, 22, 25, 31, 40] as const;
 
 /**
  * A base URL that already ends in a version segment (…/v1, …/api/v3, …/openapi/v1) is used as the prefix of the

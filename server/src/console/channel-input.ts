@@ -3,6 +3,7 @@ import { CHANNEL_OTHER_DEFAULTS, CHANNEL_STATUS, CHANNEL_TYPE } from '@switchyar
 import type { ChannelRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
 import { entityId } from './input.js';
+import { checkParamOverride, checkSetting } from './channel-settings-input.js';
 import { splitList } from '../store/abilities.js';
 import type { ChannelChanges, ChannelInput } from '../store/channels.js';
 
@@ -137,8 +138,8 @@ function normalise(sent: Sent): ChannelChanges {
     if (mapping.length > 1024) throw fail(M.badStatusCodeMapping);
     out.status_code_mapping = mapping;
   }
-  if (sent.setting !== undefined) out.setting = objectJson(sent.setting, M.badSetting);
-  if (sent.param_override !== undefined) out.param_override = objectJson(sent.param_override, M.badParamOverride);
+  if (sent.setting !== undefined) out.setting = checkSetting(sent.setting);
+  if (sent.param_override !== undefined) out.param_override = checkParamOverride(sent.param_override);
   if (sent.priority !== undefined) {
     if (sent.priority < -999) throw fail(M.badPriority);
     if (sent.priority > MAX_PRIORITY) throw fail(M.fieldTooLong);

@@ -42,7 +42,7 @@ export async function testChannel(ctx: AppContext, channel: RoutedChannel, model
   try {
     const up = prepareAttempt(provider, { call, channel, upstreamModel, key: channel.key.trim(), options: ctx.options });
     const req = await provider.build(up);
-    const res = await ctx.relay.upstream.send(req, timeout);
+    const res = await ctx.relay.upstream.via(channel.settings?.proxy).send(req, timeout);
     const text = await res.body.text();
     const timeMs = Date.now() - started;
     const ok = res.statusCode >= 200 && res.statusCode < 300;

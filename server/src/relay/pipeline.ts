@@ -169,7 +169,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         }
         continue;
       }
-      const pending = buffered ? (provider.fetch?.(up, req, ctx.relay.upstream) ?? ctx.relay.upstream.fetch(req)) : ctx.relay.upstream.stream(req);
+      const upstream = ctx.relay.upstream.via(channel.settings?.proxy);
+      const pending = buffered ? (provider.fetch?.(up, req, upstream) ?? upstream.fetch(req)) : upstream.stream(req);
       cancel = () => pending.cancel();
       const outcome = await answerOf(pending, provider.answerError && ((body) => provider.answerError!(up, body)));
       if ((clientGone || stopped) && (outcome.kind === 'unreachable' || outcome.kind === 'cut')) break;

@@ -87,7 +87,7 @@ const Fields = z.object({
 export const CreateBody = Fields.partial();
 export const UpdateBody = Fields.partial().extend({ id: entityId });
 export const IdsBody = z.object({ ids: z.array(entityId).max(MAX_BATCH, M.tooManySelected).default([]) });
-type Sent = z.infer<typeof CreateBody>;
+export type Sent = z.infer<typeof CreateBody>;
 
 function objectJson(textValue: string, message: string, valueOk: (v: unknown) => boolean = () => true): string {
   const trimmed = textValue.trim();
@@ -110,7 +110,7 @@ function checkLength(value: string | undefined, max: number): void {
 }
 
 /** Checks and normalises the fields that were sent (shared by create and update). */
-function normalise(sent: Sent): ChannelChanges {
+export function normalise(sent: Sent): ChannelChanges {
   const out: ChannelChanges = {};
   if (sent.type !== undefined) {
     if (sent.type < 0 || sent.type > 10_000) throw fail(M.badType);

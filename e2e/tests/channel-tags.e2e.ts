@@ -42,8 +42,8 @@ describe('the channel list in tag aggregation mode', () => {
     await expect(page.getByRole('row').filter({ hasText: 'untagged' }).count()).resolves.toBe(0);
 
     await tagRow.getByRole('button', { name: /展开|Expand row/ }).click();
-    await page.getByRole('row').filter({ hasText: 'tagged-one' }).waitFor();
-    await page.getByRole('row').filter({ hasText: 'tagged-two' }).waitFor();
+    await page.getByRole('row').filter({ hasText: 'tagged-one' }).last().waitFor();
+    await page.getByRole('row').filter({ hasText: 'tagged-two' }).last().waitFor();
 
     await tagRow.getByRole('button', { name: '禁用全部' }).click();
     await page.getByRole('button', { name: /确\s*定|OK/ }).click();
@@ -52,7 +52,7 @@ describe('the channel list in tag aggregation mode', () => {
 
     await tagRow.getByRole('button', { name: '编辑标签' }).click();
     const modal = page.getByRole('dialog', { name: '编辑标签：squad' });
-    await expect.poll(() => modal.getByLabel('模型').inputValue()).toBe('gpt-4o,gpt-4o-mini');
+    await expect.poll(() => modal.getByLabel('模型', { exact: true }).inputValue()).toBe('gpt-4o,gpt-4o-mini');
     await modal.getByLabel('优先级').fill('8');
     await modal.getByRole('button', { name: '提交' }).click();
     await page.getByText('操作成功完成！').first().waitFor();

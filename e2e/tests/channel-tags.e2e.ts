@@ -1,27 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { loginAs, newPage } from '../support/browser.js';
+import { rootPageAt } from '../support/browser.js';
 import { apiAs, useServerAndBrowser } from '../support/fixture.js';
 
-interface ChannelRow {
-  id: number;
-  name: string;
-  status: number;
-  priority: number;
-  tag: string;
-  setting: string;
-}
+/** The fields of a listed channel these tests read. */
+type Listed = Record<'id' | 'status' | 'priority', number> & Record<'name' | 'tag' | 'setting' | 'param_override', string>;
 
 describe('the channel list in tag aggregation mode', () => {
   const env = useServerAndBrowser();
 
-  async function signedIn(path = '/channel') {
-    const session = await newPage(env.browser(), env.server().baseUrl);
-    await loginAs(session.page, 'root', '123456');
-    await session.page.waitForURL(/\/token/);
-    await session.page.getByRole('button', { name: '我知道了' }).click();
-    await session.page.goto(path);
-    return session;
-  }
+  const signedIn = (path = '/channel') => rootPageAt(env.browser(), env.server().baseUrl, path);
 
   it('shows a row per tag that expands to its channels, and disables and edits the tag', async () => {
     const api = await apiAs(env.server().baseUrl, 'root', '123456');
@@ -32,7 +19,7 @@ describe('the channel list in tag aggregation mode', () => {
       expect((await api('POST', '/api/channel/', { name, key: `sk-${name}`, models, group: 'default', tag: 'squad' })).success).toBe(true);
     }
     expect((await api('POST', '/api/channel/', { name: 'untagged', key: 'sk-u', models: 'gpt-4o', group: 'default' })).success).toBe(true);
-    const list = async () => ((await api('GET', '/api/channel/?p=0&page_size=100')).data as ChannelRow[]).filter((c) => c.tag === 'squad');
+    const list = async () => ((await api('GET', '/api/channel/?p=0&page_size=100')).data as Listed[]).filter((c) => c.tag === 'squad');
 
     const { page, context } = await signedIn();
     await page.getByRole('row').filter({ hasText: 'untagged' }).waitFor();
@@ -63,7 +50,7 @@ describe('the channel list in tag aggregation mode', () => {
   it('checks the proxy and parameter override in the drawer and saves them in the channel', async () => {
     const api = await apiAs(env.server().baseUrl, 'root', '123456');
     expect((await api('POST', '/api/channel/', { name: 'proxied', key: 'sk-p', models: 'gpt-4o', group: 'default' })).success).toBe(true);
-    const id = ((await api('GET', '/api/channel/?p=0&page_size=100')).data as ChannelRow[]).find((c) => c.name === 'proxied')!.id;
+    const id = ((await api('GET', '/api/channel/?p=0&page_size=100')).data as Listed[]).find((c) => c.name === 'proxied')!.id;
 
     const { page, context } = await signedIn(`/channel/edit/${id}`);
     const editor = page.getByRole('dialog', { name: '更新渠道信息' });
@@ -79,7 +66,7 @@ describe('the channel list in tag aggregation mode', () => {
     await editor.getByRole('button', { name: '提交' }).click();
     await page.getByText('渠道更新成功！').first().waitFor();
 
-    const saved = (await api('GET', `/api/channel/${id}`)).data as ChannelRow & { param_override: string };
+    const saved = (await api('GET', `/api/channel/${id}`)).data as Listed;
     expect(JSON.parse(saved.setting)).toEqual({ proxy: 'socks5://127.0.0.1:1080', system_prompt: '你是客服助手。' });
     expect(JSON.parse(saved.param_override)).toEqual({ temperature: 0.2 });
     await context.close();

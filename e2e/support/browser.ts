@@ -51,3 +51,13 @@ export async function loginAs(page: Page, username: string, password: string): P
   await page.getByLabel('密码').fill(password);
   await page.getByRole('button', { name: '登录', exact: true }).click();
 }
+
+/** A new page signed in as root (default password, its warning acknowledged), opened at `path`. */
+export async function rootPageAt(browser: Browser, baseURL: string, path: string): Promise<PageSession> {
+  const session = await newPage(browser, baseURL);
+  await loginAs(session.page, 'root', '123456');
+  await session.page.waitForURL(/\/token/);
+  await session.page.getByRole('button', { name: '我知道了' }).click();
+  await session.page.goto(path);
+  return session;
+}

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { CHANNEL_STATUS } from '@switchyard/shared';
 import type { ChannelRow, Database } from '../db/schema.js';
 import type { Bus } from './bus.js';
+import { channelSettings, type ChannelSettings } from '../relay/channel-settings.js';
 
 /*
  * The in-memory routing table the relay reads on every request. A load reads channels and enabled abilities and
@@ -27,7 +28,10 @@ export interface RoutedChannel {
   autoBan: boolean;
   status: number;
   setting: Record<string, unknown>;
-  paramOverride: Record<string, unknown>;
+  /** param_override without the keys it may not set (settings.paramOverride). */
+  paramOverride: Readonly<Record<string, unknown>>;
+  /** param_override, proxy and system prompt, parsed once here (relay/channel-settings.ts); absent means none. */
+  settings?: ChannelSettings;
 }
 
 /** Topic on which nodes announce channel changes (the store publishes it). */
@@ -58,6 +62,8 @@ const list = (text: string) => [...new Set(text.split(',').map((s) => s.trim()).
 
 /** A channel row in the relay's shape. */
 export function routedChannel(row: ChannelRow): RoutedChannel {
+  const setting = jsonObject(row.setting);
+  const settings = channelSettings(setting, jsonObject(row.param_override));
   return Object.freeze({
     id: row.id,
     type: row.type,
@@ -75,8 +81,9 @@ export function routedChannel(row: ChannelRow): RoutedChannel {
     weight: Number(row.weight),
     autoBan: row.auto_ban === 1,
     status: row.status,
-    setting: jsonObject(row.setting),
-    paramOverride: jsonObject(row.param_override),
+    setting,
+    paramOverride: settings.paramOverride,
+    settings,
   });
 }
 

@@ -3,6 +3,7 @@ import { CHANNEL_OTHER_DEFAULTS, CHANNEL_STATUS, CHANNEL_TYPE } from '@switchyar
 import type { ChannelRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
 import { entityId } from './input.js';
+import { checkParamOverride, checkSetting } from './channel-settings-input.js';
 import { splitList } from '../store/abilities.js';
 import type { ChannelChanges, ChannelInput } from '../store/channels.js';
 
@@ -86,7 +87,7 @@ const Fields = z.object({
 export const CreateBody = Fields.partial();
 export const UpdateBody = Fields.partial().extend({ id: entityId });
 export const IdsBody = z.object({ ids: z.array(entityId).max(MAX_BATCH, M.tooManySelected).default([]) });
-type Sent = z.infer<typeof CreateBody>;
+export type Sent = z.infer<typeof CreateBody>;
 
 function objectJson(textValue: string, message: string, valueOk: (v: unknown) => boolean = () => true): string {
   const trimmed = textValue.trim();
@@ -109,7 +110,7 @@ function checkLength(value: string | undefined, max: number): void {
 }
 
 /** Checks and normalises the fields that were sent (shared by create and update). */
-function normalise(sent: Sent): ChannelChanges {
+export function normalise(sent: Sent): ChannelChanges {
   const out: ChannelChanges = {};
   if (sent.type !== undefined) {
     if (sent.type < 0 || sent.type > 10_000) throw fail(M.badType);
@@ -137,8 +138,8 @@ function normalise(sent: Sent): ChannelChanges {
     if (mapping.length > 1024) throw fail(M.badStatusCodeMapping);
     out.status_code_mapping = mapping;
   }
-  if (sent.setting !== undefined) out.setting = objectJson(sent.setting, M.badSetting);
-  if (sent.param_override !== undefined) out.param_override = objectJson(sent.param_override, M.badParamOverride);
+  if (sent.setting !== undefined) out.setting = checkSetting(sent.setting);
+  if (sent.param_override !== undefined) out.param_override = checkParamOverride(sent.param_override);
   if (sent.priority !== undefined) {
     if (sent.priority < -999) throw fail(M.badPriority);
     if (sent.priority > MAX_PRIORITY) throw fail(M.fieldTooLong);

@@ -21,6 +21,8 @@ import { changesFor, CHANNEL_MESSAGES as M, channelsToCreate, CreateBody, IdsBod
 import { TEST_MESSAGES } from '../services/channel-tests.js';
 import { updateAllBalances, updateChannelBalance } from '../services/channel-balances.js';
 import { ok } from './envelope.js';
+import { channelTagRoutes, searchTagMode } from './channel-tags.js';
+import { tagModePage } from '../store/channel-tags.js';
 import { idParam, parse } from './input.js';
 import { paging, queryFlag, queryText, type Query } from './query.js';
 
@@ -72,15 +74,21 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   app.get('/channel/', admin, async (request) => {
     const query = request.query as Query;
     const { offset, size } = paging(query);
-    return ok((await listChannels(db, orderOf(query), offset, size)).map((r) => channelView(r)));
+    const rows = queryFlag(query, 'tag_mode') ? await tagModePage(db, orderOf(query), offset, size) : await listChannels(db, orderOf(query), offset, size);
+    return ok(rows.map((r) => channelView(r)));
   });
 
   app.get('/channel/search', admin, async (request) => {
     const query = request.query as Query;
     const { offset, size } = paging(query, { defaultSize: 100 });
     const search = { keyword: queryText(query, 'keyword'), group: queryText(query, 'group'), model: queryText(query, 'model') };
-    return ok((await searchChannels(db, search, orderOf(query), offset, size)).map((r) => channelView(r)));
+    const rows = queryFlag(query, 'tag_mode')
+      ? await searchTagMode(ctx, search, orderOf(query), offset, size)
+      : await searchChannels(db, search, orderOf(query), offset, size);
+    return ok(rows.map((r) => channelView(r)));
   });
+
+  await app.register(channelTagRoutes);
 
   app.get('/channel/:id', admin, async (request) => ok(channelView(await existing(ctx, request), true)));
 

@@ -1,3 +1,5 @@
+import { callForChannel, overrideConverted } from './channel-request.js';
+import { NO_SETTINGS } from './channel-settings.js';
 import { RelayError } from './errors.js';
 import { canonicalOf } from './formats/index.js';
 import { wireCodec } from './providers/index.js';
@@ -10,9 +12,13 @@ import type { Attempt, Provider, UpstreamCall } from './types.js';
  */
 export function prepareAttempt(provider: Provider, attempt: Attempt): UpstreamCall {
   const wire = provider.wire(attempt);
-  if (wire === attempt.call.format) return upstreamCall(attempt, wire, null);
+  const settings = attempt.channel.settings;
+  const passthrough = wire === attempt.call.format;
+  if (settings && settings !== NO_SETTINGS) attempt = { ...attempt, call: callForChannel(attempt.call, settings, passthrough) };
+  if (passthrough) return upstreamCall(attempt, wire, null);
   try {
-    return upstreamCall(attempt, wire, wireCodec(wire).encode(canonicalOf(attempt.call), attempt, provider.withholds?.(attempt)));
+    const converted = wireCodec(wire).encode(canonicalOf(attempt.call), attempt, provider.withholds?.(attempt));
+    return upstreamCall(attempt, wire, settings ? overrideConverted(converted, settings) : converted);
   } catch (err) {
     if (err instanceof RelayError) throw err;
     // A conversion that broke on a shape the body check let through: the client learns only that it could not be

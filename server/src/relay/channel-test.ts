@@ -45,9 +45,10 @@ interface TestAnswer {
 
 /** The test call's answer: through the provider's own transport when it has one (a WebSocket), else one request. */
 async function testAnswer(ctx: AppContext, provider: Provider, up: UpstreamCall, req: UpstreamRequest, signal: AbortSignal): Promise<TestAnswer> {
-  const own = provider.fetch?.(up, req, ctx.relay.upstream);
+  const upstream = ctx.relay.upstream.via(up.channel.settings?.proxy);
+  const own = provider.fetch?.(up, req, upstream);
   if (!own) {
-    const res = await ctx.relay.upstream.send(req, signal);
+    const res = await upstream.send(req, signal);
     return { statusCode: res.statusCode, headers: res.headers, text: await res.body.text() };
   }
   const stop = () => own.cancel();

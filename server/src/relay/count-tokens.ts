@@ -56,7 +56,7 @@ export async function countPromptTokens(ctx: AppContext, caller: Caller, call: C
     if (!counting) return localCount(call);
     let answer;
     try {
-      answer = await ctx.relay.upstream.fetch(counting.request).answer;
+      answer = await ctx.relay.upstream.via(channel.settings?.proxy).fetch(counting.request).answer;
     } catch {
       continue;
     }

@@ -171,7 +171,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         }
         continue;
       }
-      const upstream = ctx.relay.upstream;
+      const upstream = ctx.relay.upstream.via(channel.settings?.proxy);
       const pending = buffered ? (provider.fetch?.(up, req, upstream) ?? upstream.fetch(req)) : (provider.stream?.(up, req, upstream) ?? upstream.stream(req));
       cancel = () => pending.cancel();
       const outcome = await answerOf(pending, provider.answerError && ((body) => provider.answerError!(up, body)));

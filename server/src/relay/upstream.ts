@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Agent, request, util as undiciUtil, type Dispatcher } from 'undici';
 import type { UpstreamRequest } from './types.js';
 import { UpstreamBusy, UpstreamLimit, type OriginLoad } from './upstream-limit.js';
+import { proxyDispatcher, type AgentOptions } from './proxy-dispatchers.js';
 
 /*
  * One keep-alive connection pool per upstream origin (undici's Agent keeps them), shared by every request.
@@ -98,7 +99,8 @@ export interface UpstreamTimeouts {
   streamingSeconds: number;
 }
 
-export interface UpstreamClient {
+/** The ways to call an upstream, directly or through one proxy. */
+export interface UpstreamCalls {
   readonly timeouts: UpstreamTimeouts;
   /** Any call with an AbortSignal (channel tests): undici's request(). */
   send(req: UpstreamRequest, signal: AbortSignal): Promise<Dispatcher.ResponseData>;
@@ -106,6 +108,11 @@ export interface UpstreamClient {
   stream(req: UpstreamRequest): StreamingCall;
   /** Answers read whole. */
   fetch(req: UpstreamRequest): BufferedCall;
+}
+
+export interface UpstreamClient extends UpstreamCalls {
+  /** The calls of a channel: through its proxy (a URL from channel settings), or direct for null. */
+  via(proxy: string | null | undefined): UpstreamCalls;
   /** Calls in flight per upstream origin (those with any). */
   inFlight(): Record<string, number>;
   close(): Promise<void>;
@@ -365,7 +372,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const { relayTimeoutSeconds, streamingTimeoutSeconds } = options;
   const limit = new UpstreamLimit(options.maxCallsPerOrigin ?? 0);
   const http2 = options.http2 ?? false;
-  const agent = new Agent({
+  const agentOptions: AgentOptions = {
     keepAliveTimeout: 30_000,
     keepAliveMaxTimeout: 600_000,
     connections: null,
@@ -374,31 +381,57 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     headersTimeout: relayTimeoutSeconds * 1000,
     bodyTimeout: streamingTimeoutSeconds * 1000,
     connect: { timeout: relayTimeoutSeconds > 0 ? Math.min(CONNECT_TIMEOUT_MS, relayTimeoutSeconds * 1000) : CONNECT_TIMEOUT_MS },
-  });
-  return {
-    timeouts: { relaySeconds: relayTimeoutSeconds, streamingSeconds: streamingTimeoutSeconds },
+  };
+  const agent = new Agent(agentOptions);
+  const timeouts = { relaySeconds: relayTimeoutSeconds, streamingSeconds: streamingTimeoutSeconds };
+  const callsThrough = (dispatcher: Dispatcher): UpstreamCalls => ({
+    timeouts,
     send(req, signal) {
       return request(req.url, {
         method: req.method,
         headers: req.headers,
         body: req.body as Dispatcher.DispatchOptions['body'],
-        dispatcher: agent,
+        dispatcher,
         signal,
       });
     },
     stream(req) {
-      return dispatchTo(agent, limit, req, new StreamingHandler(), http2);
+      return dispatchTo(dispatcher, limit, req, new StreamingHandler(), http2);
     },
     fetch(req) {
-      return dispatchTo(agent, limit, req, new BufferingHandler(), http2);
+      return dispatchTo(dispatcher, limit, req, new BufferingHandler(), http2);
+    },
+  });
+  const direct = callsThrough(agent);
+  // One dispatcher (and connection pool) per proxy URL, made when a call first needs it.
+  const proxied = new Map<string, { dispatcher: Dispatcher; calls: UpstreamCalls }>();
+  return {
+    ...direct,
+    via(proxy) {
+      if (!proxy) return direct;
+      let found = proxied.get(proxy);
+      if (!found) {
+        const dispatcher = proxyDispatcher(proxy, agentOptions);
+        const calls = callsThrough(dispatcher);
+        // undici's ProxyAgent writes the host header into a request's headers, which providers may share frozen.
+        const own = (req: UpstreamRequest): UpstreamRequest => ({ ...req, headers: { ...req.headers } });
+        found = {
+          dispatcher,
+          calls: { timeouts, send: (req, signal) => calls.send(own(req), signal), stream: (req) => calls.stream(own(req)), fetch: (req) => calls.fetch(own(req)) },
+        };
+        proxied.set(proxy, found);
+      }
+      return found.calls;
     },
     inFlight: () => limit.snapshot(),
-    close: () => agent.close(),
+    close: async () => {
+      await Promise.all([agent.close(), ...[...proxied.values()].map((p) => p.dispatcher.close())]);
+    },
   };
 }
 
 function dispatchTo<H extends CancellableHandler & Dispatcher.DispatchHandler & { onError(err: Error): void }>(
-  agent: Agent,
+  agent: Dispatcher,
   limit: UpstreamLimit,
   req: UpstreamRequest,
   handler: H,

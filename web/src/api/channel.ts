@@ -82,7 +82,28 @@ export const channelApi = {
   allModels: () => unwrap(api.get<unknown>('/api/channel/models')),
   fetchModels: (id: number, silent = false) =>
     unwrap(api.get<string[]>(`/api/channel/fetch_models/${id}`, undefined, { silent })),
+  /** A page of tags, with every channel of each tag (channels without a tag are not listed). */
+  listTagMode: (p: number, pageSize: number, idSort: boolean) =>
+    unwrap(api.get<ChannelDto[]>('/api/channel/', { p, page_size: pageSize, id_sort: idSort, tag_mode: true })),
+  enableTag: (tag: string) => unwrap(api.post<number>('/api/channel/tag/enabled', { tag })),
+  disableTag: (tag: string) => unwrap(api.post<number>('/api/channel/tag/disabled', { tag })),
+  /** Changes every channel of the tag; fields left out stay as they are. */
+  editTag: (edit: TagEdit) => unwrap(api.put<number>('/api/channel/tag', edit)),
+  /** The longest model list among the tag's channels (comma-joined). */
+  tagModels: (tag: string) => unwrap(api.get<string>('/api/channel/tag/models', { tag })),
 };
+
+/** PUT /api/channel/tag: the tag, and what to change on all its channels. */
+export interface TagEdit {
+  tag: string;
+  new_tag?: string;
+  priority?: number;
+  weight?: number;
+  models?: string;
+  groups?: string;
+  model_mapping?: string;
+  param_override?: string;
+}
 
 /**
  * While creating a channel the upstream model list comes straight from the browser: GET {base}/v1/models with the

@@ -15,6 +15,7 @@ import {
   type ChannelFormValues,
 } from './channelForm';
 import { ModelsField } from './ModelsField';
+import { SettingsFields } from './SettingsFields';
 import { TypeFields } from './TypeFields';
 import { useChannel } from './useChannels';
 import { useGroupNames } from '../../components/GroupSelect';
@@ -161,6 +162,7 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
         template={STATUS_CODE_MAPPING_TEMPLATE}
         placeholder={t('此项可选，用于复写返回的状态码，仅影响本地判断，不修改返回到上游的状态码，例如将 400 错误复写为 500')}
       />
+      <SettingsFields form={form} />
       <Form.Item name="test_model" label={t('默认测试模型')}>
         <Input placeholder={t('不填则为模型列表第一个')} allowClear />
       </Form.Item>

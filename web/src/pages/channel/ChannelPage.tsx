@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'react';
-import { Button, Card, Form, Input, Table, theme } from 'antd';
+import { Button, Card, Form, Input, Space, Switch, Table, theme } from 'antd';
+import { useQueryClient } from '@tanstack/react-query';
 import { useLocation, useNavigate, useParams } from 'react-router';
 import { CHANNEL_STATUS, channelTypeName } from '@switchyard/shared';
 import { channelApi, type ChannelDto } from '../../api/channel';
@@ -13,6 +14,7 @@ import { copyOf } from './channelForm';
 import { channelColumns, type ChannelRowActions } from './columns';
 import { useChannels, type ChannelSearch } from './useChannels';
 import { GroupSelect } from '../../components/GroupSelect';
+import { TAG_MODE_KEY, TagModeTable } from './TagModeTable';
 
 /** /channel, /channel/add (drawer open for a new channel) and /channel/edit/:id (drawer open on that channel). */
 export default function ChannelPage() {
@@ -31,6 +33,22 @@ export default function ChannelPage() {
   const [selected, setSelected] = useState<number[]>([]);
   const [testing, setTesting] = useState<ReadonlySet<number>>(new Set());
   const [balancing, setBalancing] = useState<ReadonlySet<number>>(new Set());
+  const [tagMode, setTagMode] = useState(false);
+  const queryClient = useQueryClient();
+  /** A change to one channel, shown in the list and in the tag mode's rows. */
+  const patchRow = useMemo(
+    () => (id: number, changes: Partial<ChannelDto>) => {
+      patch(id, changes);
+      void queryClient.invalidateQueries({ queryKey: TAG_MODE_KEY });
+    },
+    [patch, queryClient],
+  );
+  const refreshAll = useMemo(
+    () => async () => {
+      await Promise.all([refresh(), queryClient.invalidateQueries({ queryKey: TAG_MODE_KEY })]);
+    },
+    [refresh, queryClient],
+  );
 
   const runSearch = (values: Partial<ChannelSearch>) => {
     const keyword = (values.keyword ?? '').trim();
@@ -55,7 +73,7 @@ export default function ChannelPage() {
         try {
           const res = await channelApi.test(row.id, model);
           if (res.success) {
-            patch(row.id, { response_time: Math.round(res.time * 1000), test_time: nowSeconds() });
+            patchRow(row.id, { response_time: Math.round(res.time * 1000), test_time: nowSeconds() });
             notify.success(
               model
                 ? t('通道 {name} 测试成功，模型 {model}，耗时 {time} 秒。', { name: row.name, model, time: res.time.toFixed(2) })
@@ -75,7 +93,7 @@ export default function ChannelPage() {
         try {
           const res = await channelApi.updateBalance(row.id);
           if (res.success) {
-            patch(row.id, { balance: res.balance, balance_updated_time: nowSeconds() });
+            patchRow(row.id, { balance: res.balance, balance_updated_time: nowSeconds() });
             notify.success(t('通道 {name} 余额更新成功！', { name: row.name }));
           } else {
             notify.error(res.message || t('余额更新失败'));
@@ -89,7 +107,7 @@ export default function ChannelPage() {
       setNumber: async (row, field, value) => {
         try {
           await channelApi.update(row.id, { [field]: value });
-          patch(row.id, { [field]: value });
+          patchRow(row.id, { [field]: value });
           notify.success(t('操作成功完成！'));
         } catch {
           // The API client has shown the failure.
@@ -99,7 +117,7 @@ export default function ChannelPage() {
         const next = row.status === CHANNEL_STATUS.ENABLED ? CHANNEL_STATUS.MANUALLY_DISABLED : CHANNEL_STATUS.ENABLED;
         try {
           await channelApi.update(row.id, { status: next });
-          patch(row.id, { status: next });
+          patchRow(row.id, { status: next });
           notify.success(t('操作成功完成！'));
         } catch {
           // The API client has shown the failure.
@@ -121,20 +139,20 @@ export default function ChannelPage() {
           return;
         }
         notify.success(t('渠道复制成功'));
-        await refresh();
+        await refreshAll();
       },
       remove: async (row) => {
         try {
           await channelApi.remove(row.id);
           notify.success(t('操作成功完成！'));
           setSelected((old) => old.filter((x) => x !== row.id));
-          await refresh();
+          await refreshAll();
         } catch {
           // The API client has shown the failure.
         }
       },
     };
-  }, [copyText, navigate, patch, refresh]);
+  }, [copyText, navigate, patchRow, refreshAll]);
 
   const columns = useMemo(
     () => channelColumns(actions, { testing, balancing, typeName: channelTypeName }),
@@ -168,9 +186,16 @@ export default function ChannelPage() {
         onAdd={() => void navigate('/channel/add')}
         onChanged={(opts) => {
           if (opts?.clearSelection) setSelected([]);
-          void refresh();
+          void refreshAll();
         }}
       />
+      <Space style={{ marginBottom: 12 }}>
+        <Switch id="channel-tag-mode" checked={tagMode} onChange={setTagMode} />
+        <label htmlFor="channel-tag-mode">{t('标签聚合模式')}</label>
+      </Space>
+      {tagMode ? (
+        <TagModeTable idSort={idSort} channelColumns={columns} />
+      ) : (
       <Table<ChannelDto>
         rowKey="id"
         columns={columns}
@@ -188,11 +213,12 @@ export default function ChannelPage() {
             : { style: { background: themeToken.colorFillSecondary, color: themeToken.colorTextTertiary } }
         }
       />
+      )}
       <ChannelDrawer
         open={drawerOpen}
         editingId={adding ? null : editingId}
         onClose={closeDrawer}
-        onSaved={() => void refresh()}
+        onSaved={() => void refreshAll()}
       />
     </Card>
   );

@@ -2,6 +2,7 @@ import { CHANNEL_OTHER_DEFAULTS, CHANNEL_TYPE } from '@switchyard/shared';
 import type { ChannelDto, ChannelInput } from '../../api/channel';
 import { t } from '../../lib/i18n';
 import { splitList } from './health';
+import { mergeSetting, paramOverrideProblem, proxyProblem, settingFields, type SettingFields } from './channelSettings';
 
 /** The `other` default of a type (Azure's API version, iFlytek's Spark version), '' when it has none. */
 export const otherDefault = (type: number): string => CHANNEL_OTHER_DEFAULTS[type] ?? '';
@@ -16,7 +17,7 @@ export const STATUS_CODE_MAPPING_TEMPLATE = JSON.stringify({ '400': '500' }, nul
 export const VERTEX_REGION_TEMPLATE = JSON.stringify({ default: 'us-central1' }, null, 2);
 
 /** What the drawer's form holds. */
-export interface ChannelFormValues {
+interface ChannelFormFields {
   type: number;
   name: string;
   base_url: string;
@@ -32,7 +33,14 @@ export interface ChannelFormValues {
   priority: number | null;
   weight: number | null;
   max_input_tokens: number;
+  tag: string;
+  param_override: string;
+  /** The stored `setting` JSON: keys the form does not edit are kept. */
+  setting: string;
 }
+
+/** The drawer's values with the fields kept inside `setting`. */
+export type ChannelFormValues = ChannelFormFields & SettingFields;
 
 /** The default new channel: type 1 (OpenAI), auto-ban on, group default (spec §9). */
 export function newChannelValues(): ChannelFormValues {
@@ -52,6 +60,10 @@ export function newChannelValues(): ChannelFormValues {
     priority: 0,
     weight: 0,
     max_input_tokens: 0,
+    tag: '',
+    param_override: '',
+    setting: '',
+    ...settingFields(''),
   };
 }
 
@@ -72,6 +84,10 @@ export function channelToValues(c: ChannelDto): ChannelFormValues {
     priority: c.priority ?? 0,
     weight: c.weight ?? 0,
     max_input_tokens: c.max_input_tokens ?? 0,
+    tag: c.tag ?? '',
+    param_override: c.param_override ?? '',
+    setting: c.setting ?? '',
+    ...settingFields(c.setting),
   };
 }
 
@@ -92,6 +108,8 @@ export function validateChannel(v: ChannelFormValues, isEdit: boolean): string |
   if (v.models.length === 0) return t('请至少选择一个模型！');
   if (!isJsonObjectOrEmpty(v.model_mapping)) return t('模型映射必须是合法的 JSON 格式！');
   if (!isJsonObjectOrEmpty(v.status_code_mapping)) return t('状态码复写必须是合法的 JSON 格式！');
+  const settingsProblem = paramOverrideProblem(v.param_override) ?? proxyProblem(v.proxy);
+  if (settingsProblem) return settingsProblem;
   if (v.type === CHANNEL_TYPE.VERTEX_AI) {
     const region = v.other.trim();
     if (region === '') return t('请填写部署地区');
@@ -122,6 +140,9 @@ export function toChannelInput(v: ChannelFormValues): ChannelInput {
     priority: v.priority ?? 0,
     weight: v.weight ?? 0,
     max_input_tokens: v.max_input_tokens ?? 0,
+    tag: v.tag.trim(),
+    param_override: v.param_override.trim(),
+    setting: mergeSetting(v.setting, v),
   };
 }
 

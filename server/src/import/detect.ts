@@ -35,6 +35,9 @@ const NEWER_COLUMNS: Array<[string, string]> = [
 export function detectSystem(catalog: Catalog): Detected {
   const missing = REQUIRED.filter((t) => !catalog.has(t));
   if (missing.length > 0) throw new Error(`not a new-api or one-api database: no table ${missing.join(', ')}`);
+  if (catalog.has('settlement_batches') || hasColumn(catalog, 'users', 'aff_history_quota')) {
+    throw new Error('this is a Switchyard database, not a new-api or one-api one: copy it with the database\'s own backup tools');
+  }
   const marks = (cols: Array<[string, string]>) => cols.filter(([t, c]) => hasColumn(catalog, t, c)).map(([t, c]) => `${t}.${c}`);
   const newApi = [...NEW_API_TABLES.filter((t) => catalog.has(t)), ...marks(NEW_API_COLUMNS)];
   const oneApi = marks(ONE_API_COLUMNS);

@@ -14,8 +14,13 @@ export async function* readPages(source: SourceDb, table: string, hasId: boolean
     return;
   }
   let after = Number.MIN_SAFE_INTEGER;
+  const sqlitePage = source.sqlite?.prepare(`select * from "${table.replaceAll('"', '""')}" where id > ? order by id limit ?`);
+  const nextPage = async (): Promise<SourceRow[]> =>
+    sqlitePage
+      ? (sqlitePage.all(after, pageSize) as SourceRow[])
+      : ((await source.kysely.selectFrom(table).selectAll().where('id', '>', after).orderBy('id').limit(pageSize).execute()) as SourceRow[]);
   for (;;) {
-    const page = (await source.kysely.selectFrom(table).selectAll().where('id', '>', after).orderBy('id').limit(pageSize).execute()) as SourceRow[];
+    const page = await nextPage();
     if (page.length === 0) return;
     yield page;
     after = Number(page[page.length - 1].id);

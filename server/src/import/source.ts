@@ -1,3 +1,4 @@
+import type { Database as SqliteDatabase } from 'better-sqlite3';
 import { Kysely, SqliteDialect } from 'kysely';
 import { connect, dialectOf, type Dialect } from '../db/connect.js';
 
@@ -17,6 +18,8 @@ export interface SourceDb {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   kysely: Kysely<any>;
   dialect: Dialect;
+  /** SQLite: the file's connection, for reading pages without the query builder's per-row cost. */
+  sqlite?: SqliteDatabase;
   close(): Promise<void>;
 }
 
@@ -40,7 +43,7 @@ export async function openSource(spec: SourceSpec): Promise<SourceDb> {
     const { default: Sqlite } = await import('better-sqlite3');
     const database = new Sqlite(spec.location, { readonly: true, fileMustExist: true });
     const kysely = new Kysely({ dialect: new SqliteDialect({ database }) });
-    return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+    return { kysely, dialect: 'sqlite', sqlite: database, close: () => kysely.destroy() };
   }
   if (dialectOf(spec.location) !== spec.dialect) throw new Error(`not a ${spec.dialect} address: ${spec.location}`);
   const db = await connect(spec.location, '', () => {}, { maxConnections: 2, waitTimeoutMs: 30_000 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
-import { sql, type Kysely, type RawBuilder } from 'kysely';
+import { Kysely, SqliteDialect, sql, type RawBuilder } from 'kysely';
 import type { Dialect } from '../db/connect.js';
 import { openSource, type SourceDb } from '../import/source.js';
 import { testDatabases } from './databases.js';
@@ -284,10 +284,10 @@ export async function incumbentDatabase(system: Incumbent, dialect: Dialect, opt
   let drop: () => Promise<void>;
   if (dialect === 'sqlite') {
     location = path.join(os.tmpdir(), `incumbent-${system}-${randomBytes(4).toString('hex')}.db`);
-    const { default: Sqlite } = await import('better-sqlite3');
-    new Sqlite(location).close();
     const fs = await import('node:fs');
-    drop = async () => fs.rmSync(location, { force: true });
+    drop = async () => {
+      for (const suffix of ['', '-wal', '-shm', '-journal']) fs.rmSync(location + suffix, { force: true });
+    };
   } else {
     const server = testDatabases().find((t) => t.name === dialect);
     if (!server) throw new Error(`no ${dialect} test server configured`);
@@ -313,7 +313,13 @@ export async function incumbentDatabase(system: Incumbent, dialect: Dialect, opt
   return { location, source: () => openSource({ dialect, location }), drop };
 }
 
+/** SQLite as GORM leaves it: a plain file in rollback-journal mode. */
 async function openWritable(dialect: Dialect, location: string): Promise<{ kysely: AnyDb; close(): Promise<void> }> {
+  if (dialect === 'sqlite') {
+    const { default: Sqlite } = await import('better-sqlite3');
+    const kysely = new Kysely({ dialect: new SqliteDialect({ database: new Sqlite(location) }) });
+    return { kysely, close: () => kysely.destroy() };
+  }
   const { connect } = await import('../db/connect.js');
-  return dialect === 'sqlite' ? connect('', location) : connect(location, '');
+  return connect(location, '');
 }

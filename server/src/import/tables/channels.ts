@@ -43,6 +43,13 @@ export function channelsImport(): TableImport<'channels'> {
         status = CHANNEL_STATUS.MANUALLY_DISABLED;
         otherInfo = JSON.stringify({ ...jsonObject(otherInfo), status_reason: `导入：${mapped.unsupported}`, status_time: ctx.now });
       }
+      // A later new-api keeps several keys in one channel (channel_info.is_multi_key, keys one per line). Our
+      // channels hold one key: such a channel comes in disabled, its keys intact, until it is split by hand.
+      if (jsonObject(row.channel_info)?.is_multi_key === true && status === CHANNEL_STATUS.ENABLED) {
+        ctx.note('imported disabled: a multi-key channel (its keys are kept, one per line)');
+        status = CHANNEL_STATUS.MANUALLY_DISABLED;
+        otherInfo = JSON.stringify({ ...jsonObject(otherInfo), status_reason: '导入：多密钥渠道，请拆分后启用', status_time: ctx.now });
+      }
       let key = text(row.key);
       let other = text(row.other);
       let setting = text(row.setting);

@@ -196,6 +196,23 @@ describe('the command line', () => {
     }
   });
 
+  it('reads the logs from a database of their own when told (--logs)', async () => {
+    const main = await incumbentDatabase('new-api', 'sqlite', { logs: 5 });
+    const logs = await incumbentDatabase('new-api', 'sqlite', { logs: 120 });
+    const target = tmpFile('target');
+    const out: string[] = [];
+    const io = { out: (s: string) => out.push(s), err: (s: string) => out.push(s) };
+    try {
+      expect(await runCli([main.location, '--logs', logs.location], loadConfig({ SQLITE_PATH: target, SQL_DSN: '' }), io)).toBe(0);
+      expect(out.join('\n')).toContain('logs: 120 of 120 rows');
+      expect(await runCli([main.location, '--logs'], loadConfig({ SQLITE_PATH: target, SQL_DSN: '' }), io)).toBe(2);
+    } finally {
+      await main.drop();
+      await logs.drop();
+      for (const suffix of ['', '-wal', '-shm']) fs.rmSync(target + suffix, { force: true });
+    }
+  });
+
   it('reads every form of source address', () => {
     expect(parseSource('/data/one-api.db')).toEqual({ dialect: 'sqlite', location: '/data/one-api.db' });
     expect(parseSource('sqlite:/data/one-api.db')).toEqual({ dialect: 'sqlite', location: '/data/one-api.db' });

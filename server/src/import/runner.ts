@@ -25,6 +25,8 @@ export interface ImportOptions {
   afterTable?(table: string): void | Promise<void>;
   /** Rows read per page. */
   pageSize?: number;
+  /** Where `logs` lives when the incumbent kept it in a database of its own (LOG_SQL_DSN). */
+  logSource?: SourceDb;
 }
 
 export interface ImportResult {
@@ -142,6 +144,8 @@ async function importTable(
 export async function runImport(source: SourceDb, sourceLabel: string, target: Db, opts: ImportOptions = {}): Promise<ImportResult> {
   const catalog = await readCatalog(source);
   const detected = detectSystem(catalog);
+  const logCatalog = opts.logSource ? await readCatalog(opts.logSource) : undefined;
+  if (logCatalog && !logCatalog.has('logs')) throw new Error('the log database has no logs table');
   const quotaPerUnit = await sourceQuotaPerUnit(source);
   await migrateToLatest(target);
   const state = await inspectTarget(target.kysely);
@@ -159,14 +163,18 @@ export async function runImport(source: SourceDb, sourceLabel: string, target: D
   const imports = tableImports();
   try {
     for (const imp of imports) {
-      if (!catalog.has(imp.source)) {
+      const logDb = imp.source === 'logs' && opts.logSource && logCatalog ? { db: opts.logSource, catalog: logCatalog } : undefined;
+      const tableSource = logDb?.db ?? source;
+      const tableCatalog = logDb?.catalog ?? catalog;
+      if (!tableCatalog.has(imp.source)) {
         notImported.push(`${imp.source}: not in the source`);
         continue;
       }
       const report = await target.kysely.transaction().execute(async (trx) => {
         // A first start's untouched root/123456 gives way to the imported accounts.
         if (imp.target === 'users' && state.kind === 'fresh-root') await trx.deleteFrom('users').where('id', '=', state.rootId).execute();
-        return importTable(source, sqliteHandleOf(target.kysely), trx, imp, catalog, { system: detected.system, catalog, now, quotaPerUnit }, opts);
+        const base = { system: detected.system, catalog: tableCatalog, now, quotaPerUnit };
+        return importTable(tableSource, sqliteHandleOf(target.kysely), trx, imp, tableCatalog, base, opts);
       });
       reports.push(report);
       opts.progress?.end(report);

@@ -161,6 +161,7 @@ describe.each(targets.map((t, i) => [t, i] as const))('import into %s', (databas
 
     expect(result.detected.system).toBe('new-api');
     expect(result.summary).toContain('users: 5 of 5 rows');
+    expect(result.summary).toContain('quota_data: 2 of 3 rows');
     expect(result.summary).toContain('columns not carried: linux_do_id');
     expect(result.summary).toContain('setups: the first-run marker');
   });

@@ -122,10 +122,12 @@ async function importTable(
       batchSize ||= Math.max(1, Math.min(2000, Math.floor(MAX_PARAMS / Object.keys(rows[0]).length)));
       for (let i = 0; i < rows.length; i += batchSize) {
         const batch = rows.slice(i, i + batchSize);
-        if (imp.insert) await imp.insert(trx, batch, ctx);
-        else await trx.insertInto(imp.target).values(batch as never).execute();
+        if (imp.insert) report.written += await imp.insert(trx, batch, ctx);
+        else {
+          await trx.insertInto(imp.target).values(batch as never).execute();
+          report.written += batch.length;
+        }
       }
-      report.written += rows.length;
     }
     progress.advance(report.read);
   }

@@ -33,8 +33,8 @@ export interface TableImport<K extends TargetTable = TargetTable> {
   /** Source columns read; any other column the source has is listed in the summary as not carried. */
   reads: readonly string[];
   map(row: SourceRow, ctx: ImportContext): Insertable<Database[K]> | Skip;
-  /** Writes one batch (default: one multi-row insert). */
-  insert?(trx: Transaction<Database>, rows: Array<Insertable<Database[K]>>, ctx: ImportContext): Promise<void>;
+  /** Writes one batch (default: one multi-row insert); returns the rows it added. */
+  insert?(trx: Transaction<Database>, rows: Array<Insertable<Database[K]>>, ctx: ImportContext): Promise<number>;
   /** Runs in the table's transaction after its last batch. Returns extra summary lines. */
   finish?(trx: Transaction<Database>, ctx: ImportContext): Promise<string[]>;
 }

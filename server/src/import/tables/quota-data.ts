@@ -58,6 +58,7 @@ export function quotaDataImport(): TableImport<'quota_data'> {
         }
       }
       if (buckets.size > 0) await trx.insertInto('quota_data').values([...buckets.values()]).execute();
+      return buckets.size;
     },
   };
 }

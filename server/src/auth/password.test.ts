@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import { scryptSync } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { hashPassword, UNKNOWN_USER_HASH, verifyPassword } from './password.js';
+import bcrypt from 'bcryptjs';
+import { hashPassword, needsRehash, UNKNOWN_USER_HASH, verifyPassword } from './password.js';
 
 describe('passwords', () => {
   it('verifies what it hashed, and nothing else', async () => {
@@ -16,6 +17,17 @@ describe('passwords', () => {
     const key = scryptSync('old secret', salt, 32, { N: 16384, r: 8, p: 1 });
     const stored = ['scrypt', 16384, 8, 1, salt.toString('base64'), key.toString('base64')].join('$');
     expect(await verifyPassword('old secret', stored)).toBe(true);
+  });
+
+  it('verifies bcrypt hashes of imported accounts ($2a$ as Go writes them, $2b$, $2y$) and marks them for replacement', async () => {
+    // A widely published hash of "password" made by another implementation (PHP's), cost 10 like Go's default.
+    const published = '$2y$10$92IXUNpkjO0rOQ5byMi.Ye4oKoEa3Ro9llC/.og/at2.uheWG/igi';
+    expect(await verifyPassword('password', published)).toBe(true);
+    expect(await verifyPassword('Password', published)).toBe(false);
+    expect(needsRehash(published)).toBe(true);
+    const b = bcrypt.hashSync('secret pass', 4);
+    for (const prefix of ['$2a$', '$2b$', '$2y$']) expect(await verifyPassword('secret pass', prefix + b.slice(4))).toBe(true);
+    expect(needsRehash(await hashPassword('x'))).toBe(false);
   });
 
   it('never accepts a password for the stand-in hash of unknown users', async () => {

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import bcrypt from 'bcryptjs';
 
 /*
  * scrypt from node:crypto. Stored as scrypt$N$r$p$salt$hash (base64) so parameters can be raised later
@@ -34,7 +35,14 @@ export async function hashPassword(password: string): Promise<string> {
   return ['scrypt', PARAMS.N, PARAMS.r, PARAMS.p, salt.toString('base64'), key.toString('base64')].join('$');
 }
 
+/** bcrypt hashes ($2a$/$2b$/$2y$) come from databases imported from other gateways (import/). */
+const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
+
+/** True for a stored hash that verifies but is not ours: replace it with hashPassword's after a successful login. */
+export const needsRehash = (stored: string): boolean => BCRYPT.test(stored);
+
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  if (BCRYPT.test(stored)) return bcrypt.compare(password, stored);
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, n, r, p, saltB64, keyB64] = parts;

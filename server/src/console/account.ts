@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { USER_STATUS, type LoginUser } from '@switchyard/shared';
-import type { UserRow } from '../db/schema.js';
+import type { Kysely } from 'kysely';
+import type { Database, UserRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
-import { UNKNOWN_USER_HASH, verifyPassword } from '../auth/password.js';
+import { hashPassword, needsRehash, UNKNOWN_USER_HASH, verifyPassword } from '../auth/password.js';
 import { closeSession, openSession } from '../auth/session.js';
 import { requireTurnstile } from '../auth/turnstile.js';
 import { findUserByUsername } from '../store/users.js';
@@ -23,6 +24,12 @@ export function loginView(user: UserRow): LoginUser {
   };
 }
 
+/** An imported (bcrypt) hash gives way to ours at the first successful login; unless the password changed meanwhile. */
+async function replaceImportedHash(db: Kysely<Database>, user: UserRow, password: string): Promise<void> {
+  const hash = await hashPassword(password);
+  await db.updateTable('users').set({ password: hash }).where('id', '=', user.id).where('password', '=', user.password).execute();
+}
+
 /** Password sign-in and sign-out. */
 export const accountRoutes: FastifyPluginAsync = async (app) => {
   const { ctx } = app;
@@ -40,6 +47,7 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     const valid = await verifyPassword(password, user?.password ?? UNKNOWN_USER_HASH);
     if (!user || !valid || user.deleted_at !== null) throw fail('用户名或密码错误，或用户已被封禁');
     if (user.status !== USER_STATUS.ENABLED) throw fail('用户名或密码错误，或用户已被封禁');
+    if (needsRehash(user.password)) await replaceImportedHash(db.kysely, user, password);
     openSession(reply, user, config.sessionCookieSecure);
     return ok(loginView(user), '登录成功！');
   });

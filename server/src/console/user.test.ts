@@ -56,6 +56,17 @@ describe.each(testDatabases())('user self-service on $name', (database) => {
     });
   });
 
+  it('accepts an imported bcrypt hash at login once, then keeps its own hash instead', async () => {
+    const s = await t.user('bcryptuser');
+    const bcryptHash = '$2a$10$92IXUNpkjO0rOQ5byMi.Ye4oKoEa3Ro9llC/.og/at2.uheWG/igi'; // "password"
+    await t.app.ctx.db.kysely.updateTable('users').set({ password: bcryptHash }).where('id', '=', s.userId).execute();
+    await expect(t.login('bcryptuser', 'wrongpassword')).rejects.toThrow();
+    expect((await row(s.userId)).password).toBe(bcryptHash);
+    await expect(t.login('bcryptuser', 'password')).resolves.toMatchObject({ userId: s.userId });
+    expect((await row(s.userId)).password).toMatch(/^scrypt\$/);
+    await expect(t.login('bcryptuser', 'password')).resolves.toMatchObject({ userId: s.userId });
+  });
+
   it('changes the password only with the right original password', async () => {
     const s = await t.user('pwchange', 'oldpassword');
     const other = await t.login('pwchange', 'oldpassword');

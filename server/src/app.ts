@@ -7,13 +7,14 @@ import fastifyStatic from '@fastify/static';
 import type { Config } from './config.js';
 import type { AppContext } from './context.js';
 import { LogShipper } from './store/log-shipping.js';
+import { hashPassword } from './auth/password.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { createBus, RedisBus, type Bus } from './cache/bus.js';
 import { Options } from './options/index.js';
 import { RoutingTable } from './cache/routing.js';
 import { LogWriter } from './store/logs.js';
-import { AccountState } from './auth/account-state.js';
+import { AccountState, DEFAULT_ROOT_PASSWORD } from './auth/account-state.js';
 import { installGuard } from './auth/guard.js';
 import { consoleRoutes } from './console/index.js';
 import { AuthCache } from './cache/auth-cache.js';
@@ -109,6 +110,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const preparing = config.nodeType === 'master' && config.workerIndex === 0;
   // LOG_SQL_DSN: the logs' own database, with the same schema (only its `logs` table is used).
   const logDb = config.logSqlDsn ? await connect(config.logSqlDsn, '', onLost, pool) : db;
+  // root's first password is hashed while the migrations run (only used when root does not exist yet).
+  const rootHash = preparing ? hashPassword(DEFAULT_ROOT_PASSWORD) : undefined;
+  rootHash?.catch(() => {});
   if (preparing) await migrateToLatest(db);
   if (preparing && logDb !== db) await migrateToLatest(logDb);
   if (config.workerIndex === 0) await releaseDeadReservations(db, app.log);
@@ -126,10 +130,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
   await options.load();
   const accounts = new AccountState(db.kysely);
-  if (preparing && (await accounts.ensureRoot(config.rootInitialQuota))) {
+  if (preparing && (await accounts.ensureRoot(config.rootInitialQuota, rootHash))) {
     app.log.warn('created the super admin "root" with password "123456": change it now');
+  } else {
+    accounts.startChecking((err) => app.log.warn({ err }, 'checking whether root still has the first password failed'));
   }
-  await accounts.refresh();
   const routing = new RoutingTable(db.kysely, bus, (m, err) => app.log.warn({ err }, m));
   await routing.load();
   // A safety net for a missed bus message (Redis restart): every node re-reads its channels now and then.

@@ -1,5 +1,4 @@
 import { randomBytes, scrypt as scryptCb, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import bcrypt from 'bcryptjs';
 
 /*
  * scrypt from node:crypto. Stored as scrypt$N$r$p$salt$hash (base64) so parameters can be raised later
@@ -42,7 +41,8 @@ const BCRYPT = /^\$2[aby]\$\d{2}\$[./A-Za-z0-9]{53}$/;
 export const needsRehash = (stored: string): boolean => BCRYPT.test(stored);
 
 export async function verifyPassword(password: string, stored: string): Promise<boolean> {
-  if (BCRYPT.test(stored)) return bcrypt.compare(password, stored);
+  // Loaded only for such a hash: most deployments never have one.
+  if (BCRYPT.test(stored)) return (await import('bcryptjs')).default.compare(password, stored);
   const parts = stored.split('$');
   if (parts.length !== 6 || parts[0] !== 'scrypt') return false;
   const [, n, r, p, saltB64, keyB64] = parts;

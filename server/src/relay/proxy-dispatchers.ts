@@ -1,4 +1,4 @@
-import { SocksClient } from 'socks';
+import type * as SocksModule from 'socks';
 import { Agent, buildConnector, ProxyAgent, type Dispatcher } from 'undici';
 
 /*
@@ -13,28 +13,36 @@ export type AgentOptions = ConstructorParameters<typeof Agent>[0] & { connect?: 
 
 const defaultPort = (protocol: string) => (protocol === 'https:' ? 443 : 80);
 
+// Loaded when a SOCKS proxy first connects, not at every start of the server.
+let socks: Promise<typeof SocksModule> | null = null;
+const loadSocks = () => (socks ??= import('socks'));
+
 /** Opens each connection through the SOCKS5 proxy; names are resolved by the proxy. */
 function socksConnector(proxy: URL, timeoutMs: number): buildConnector.connector {
   const tlsOver = buildConnector({});
   const user = decodeURIComponent(proxy.username);
   return (opts, callback) => {
-    SocksClient.createConnection({
-      command: 'connect',
-      proxy: {
-        host: proxy.hostname.replace(/^\[|\]$/g, ''),
-        port: Number(proxy.port) || 1080,
-        type: 5,
-        ...(user ? { userId: user, password: decodeURIComponent(proxy.password) } : {}),
-      },
-      destination: { host: opts.hostname.replace(/^\[|\]$/g, ''), port: Number(opts.port) || defaultPort(opts.protocol) },
-      timeout: timeoutMs,
-    }).then(
-      ({ socket }) => {
-        if (opts.protocol !== 'https:') callback(null, socket);
-        else tlsOver({ ...opts, httpSocket: socket } as buildConnector.Options, callback);
-      },
-      (err: Error) => callback(err, null),
-    );
+    const open = ({ SocksClient }: typeof SocksModule) =>
+      SocksClient.createConnection({
+        command: 'connect',
+        proxy: {
+          host: proxy.hostname.replace(/^\[|\]$/g, ''),
+          port: Number(proxy.port) || 1080,
+          type: 5,
+          ...(user ? { userId: user, password: decodeURIComponent(proxy.password) } : {}),
+        },
+        destination: { host: opts.hostname.replace(/^\[|\]$/g, ''), port: Number(opts.port) || defaultPort(opts.protocol) },
+        timeout: timeoutMs,
+      });
+    loadSocks()
+      .then(open)
+      .then(
+        ({ socket }) => {
+          if (opts.protocol !== 'https:') callback(null, socket);
+          else tlsOver({ ...opts, httpSocket: socket } as buildConnector.Options, callback);
+        },
+        (err: Error) => callback(err, null),
+      );
   };
 }
 

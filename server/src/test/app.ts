@@ -43,6 +43,8 @@ export async function startTestApp(database: TestDatabase, env: Record<string, s
   const { db, drop, url: dbUrl } = await database.open();
   const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...NO_ADDRESS_LIMITS, ...env });
   const app = await buildApp(config, { db, logger: false });
+  // Tests read the status flags at once: the start's password check has settled first.
+  await app.ctx.accounts.checked;
 
   async function login(username: string, password: string): Promise<Session> {
     const res = await app.inject({ method: 'POST', url: '/api/user/login', payload: { username, password } });

@@ -1,4 +1,3 @@
-import nodemailer from 'nodemailer';
 import type SMTPTransport from 'nodemailer/lib/smtp-transport/index.js';
 import type { OptionReader } from '../../options/index.js';
 import { fail } from '../../lib/errors.js';
@@ -69,6 +68,8 @@ export interface MailLog {
 export async function sendMail(options: OptionReader, mail: Mail, log: MailLog): Promise<void> {
   const settings = smtpSettings(options);
   if (!settings) throw fail(MAIL_MSG.notConfigured);
+  // Loaded when mail is first sent, not at every start of the server.
+  const { default: nodemailer } = await import('nodemailer');
   const transport = nodemailer.createTransport(settings.transport);
   try {
     // Shown as "System name <address>" unless SMTPFrom names itself already.

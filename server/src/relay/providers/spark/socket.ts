@@ -1,5 +1,5 @@
 import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import WebSocket from 'ws';
+import type WebSocket from 'ws';
 import type { UpstreamRequest } from '../../types.js';
 import { readBodyText, UpstreamCut, type BodyEnd, type BufferedCall, type StreamedResponse, type StreamingCall, type UpstreamTimeouts, type WholeAnswer } from '../../upstream.js';
 import { frameErrorCode, frameErrorStatus } from './errors.js';
@@ -39,6 +39,10 @@ interface FrameSink {
   ended(end: BodyEnd, err?: Error): void;
 }
 
+// Loaded on the first Spark call, not at every start of the server.
+let webSocket: Promise<typeof WebSocket> | null = null;
+const loadWebSocket = () => (webSocket ??= import('ws').then((m) => m.default));
+
 /** The WebSocket exchange itself: signs nothing, knows frames only by their header. */
 class SparkSocket {
   private ws: WebSocket | null = null;
@@ -54,10 +58,18 @@ class SparkSocket {
   ) {}
 
   open(req: UpstreamRequest): void {
+    loadWebSocket().then(
+      (Socket) => this.connect(Socket, req),
+      (err: Error) => this.end('failed', err),
+    );
+  }
+
+  private connect(Socket: typeof WebSocket, req: UpstreamRequest): void {
+    if (this.over) return;
     const relayMs = this.timeouts.relaySeconds * 1000;
     let ws: WebSocket;
     try {
-      ws = new WebSocket(req.url, { handshakeTimeout: relayMs > 0 ? Math.min(CONNECT_TIMEOUT_MS, relayMs) : CONNECT_TIMEOUT_MS, perMessageDeflate: false });
+      ws = new Socket(req.url, { handshakeTimeout: relayMs > 0 ? Math.min(CONNECT_TIMEOUT_MS, relayMs) : CONNECT_TIMEOUT_MS, perMessageDeflate: false });
     } catch (err) {
       queueMicrotask(() => this.end('failed', err as Error));
       return;
@@ -149,7 +161,7 @@ class SparkSocket {
     if (!ws) return;
     ws.removeAllListeners('message');
     ws.on('error', () => undefined);
-    if (polite && ws.readyState === WebSocket.OPEN) ws.close(1000);
+    if (polite && ws.readyState === ws.OPEN) ws.close(1000);
     else ws.terminate();
   }
 

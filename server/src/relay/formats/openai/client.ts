@@ -23,6 +23,8 @@ class OpenAIChunkEncoder implements ChunkEncoder {
 
   push(chunk: ChatChunk): string {
     this.last = { id: chunk.id, created: chunk.created, model: chunk.model || this.call.model };
+    // Most chunks carry no usage: written as they are, without the copy below.
+    if (chunk.usage === undefined) return chunk.choices.length === 0 ? '' : event(chunk);
     const { usage, ...rest } = chunk;
     if (rest.choices.length === 0) return '';
     if (usage && this.call.clientWantsStreamUsage) {

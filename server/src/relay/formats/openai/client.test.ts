@@ -21,4 +21,16 @@ describe('OpenAI stream of converted chunks', () => {
     expect(openAIClient.streamEncoder(call(false), 0).push(withUsage)).toBe(`data: ${JSON.stringify(chunk())}\n\n`);
     expect(openAIClient.streamEncoder(call(true), 0).push(withUsage)).toBe(`data: ${JSON.stringify({ ...chunk(), usage })}\n\n`);
   });
+
+  it('writes the same bytes as the whole chunk serialised, whatever its id, model or extra fields', () => {
+    const encoder = openAIClient.streamEncoder(call(false), 0);
+    const chunks = [
+      chunk(),
+      chunk({ id: 'c2', model: 'm "quoted" \u2028' }),
+      chunk({ id: 'c2', model: 'm "quoted" \u2028', created: 8 }),
+      { ...chunk(), system_fingerprint: 'fp' } as ChatChunk,
+      { choices: chunk().choices, id: 'c3', object: 'chat.completion.chunk', created: 1, model: 'x' } as ChatChunk,
+    ];
+    for (const c of chunks) expect(encoder.push(c)).toBe(`data: ${JSON.stringify(c)}\n\n`);
+  });
 });

@@ -110,3 +110,16 @@ describe.skipIf(!sdk)('the official @anthropic-ai/sdk reads the converted stream
     expect(JSON.parse(JSON.stringify(await stream.finalMessage()))).toMatchObject(c.final ?? {});
   });
 });
+
+describe('text deltas written without serialising the whole event', () => {
+  it('are the very bytes the whole event serialised gives, for any text', () => {
+    const texts = ['plain', 'quote " and \\ backslash', 'line\nbreak\ttab', '中文 🎉', '\u2028\u2029', '\u0000\u001f', '</script>'];
+    const stream = new ChatToClaudeStream('m');
+    const chunk = (content: string): ChatChunk => ({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+    stream.push(chunk(''));
+    for (const text of texts) {
+      const expected = `event: content_block_delta\ndata: ${JSON.stringify({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })}\n\n`;
+      expect(stream.push(chunk(text)).endsWith(expected)).toBe(true);
+    }
+  });
+});

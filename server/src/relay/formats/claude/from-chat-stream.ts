@@ -10,6 +10,14 @@ export function claudeSse(event: ClaudeStreamEvent): string {
   return `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
 }
 
+/** claudeSse of a content_block_delta, with only the delta's text serialised (most events of a stream are these). */
+function deltaSse(index: number, delta: { type: 'text_delta'; text: string } | { type: 'thinking_delta'; thinking: string } | { type: 'signature_delta'; signature: string }): string {
+  if (delta.type === 'text_delta') {
+    return `event: content_block_delta\ndata: {"type":"content_block_delta","index":${index},"delta":{"type":"text_delta","text":${JSON.stringify(delta.text)}}}\n\n`;
+  }
+  return claudeSse({ type: 'content_block_delta', index, delta });
+}
+
 /**
  * A ChatChunk stream as Claude's event stream: message_start, then one content block at a time (thinking, text,
  * tool_use — each start, deltas, stop), then message_delta with the stop reason and usage, then message_stop.
@@ -101,7 +109,7 @@ export class ChatToClaudeStream {
       index = this.nextIndex;
       out += this.openBlock({ kind }, kind === 'text' ? { type: 'text', text: '' } : { type: 'thinking', thinking: '', signature: '' });
     }
-    return out + claudeSse({ type: 'content_block_delta', index, delta });
+    return out + deltaSse(index, delta);
   }
 
   private tool(call: NonNullable<ChatChunk['choices'][number]['delta']['tool_calls']>[number]): string {

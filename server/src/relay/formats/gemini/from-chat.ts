@@ -103,6 +103,7 @@ export class ChatToGeminiStream {
   private model = '';
   private id = '';
   private done = false;
+  private tail: { model: string; id: string; text: string } | null = null;
 
   push(chunk: ChatChunk): string {
     if (chunk.model) this.model = chunk.model;
@@ -126,8 +127,14 @@ export class ChatToGeminiStream {
         state.finishReason = choice.finish_reason;
         parts.push(...takeAllCalls(state));
       }
-      const logprobs = choice.logprobs?.content ? { logprobsResult: geminiLogprobsOf(choice.logprobs) } : {};
-      if (parts.length > 0) out += this.event([{ content: { role: 'model', parts }, index: choice.index ?? 0, ...logprobs }]);
+      if (parts.length === 0) continue;
+      const candidate: GeminiCandidate = { content: { role: 'model', parts }, index: choice.index ?? 0 };
+      if (choice.logprobs?.content) candidate.logprobsResult = geminiLogprobsOf(choice.logprobs);
+      else if (candidate.index === 0 && parts.length === 1 && isTextOnly(parts[0])) {
+        out += this.textEvent(parts[0].text);
+        continue;
+      }
+      out += this.event([candidate]);
     }
     return out;
   }
@@ -161,6 +168,21 @@ export class ChatToGeminiStream {
     return state;
   }
 
+  /**
+   * this.event of one text part on candidate 0 (most events of a stream), with the part after the text (model and
+   * response id) serialised once per stream.
+   */
+  private textEvent(text: string): string {
+    if (!this.tail || this.tail.model !== this.model || this.tail.id !== this.id) {
+      const rest: Pick<GeminiResponse, 'modelVersion' | 'responseId'> = {};
+      if (this.model) rest.modelVersion = this.model;
+      if (this.id) rest.responseId = this.id;
+      const json = JSON.stringify(rest);
+      this.tail = { model: this.model, id: this.id, text: `}]},"index":0}]${json === '{}' ? '' : `,${json.slice(1, -1)}`}}\r\n\r\n` };
+    }
+    return `data: {"candidates":[{"content":{"role":"model","parts":[{"text":${JSON.stringify(text)}${this.tail.text}`;
+  }
+
   private event(candidates: GeminiCandidate[], usage?: ChatUsage | null): string {
     const event: GeminiResponse = { candidates };
     if (usage) event.usageMetadata = usageMetadataOf(usage);
@@ -168,6 +190,15 @@ export class ChatToGeminiStream {
     if (this.id) event.responseId = this.id;
     return sse(event);
   }
+}
+
+/** A part that is only text (no thought flag, no call). */
+function isTextOnly(part: GeminiPart): part is { text: string } {
+  let keys = 0;
+  for (const key in part) {
+    if (key !== 'text' || ++keys > 1) return false;
+  }
+  return keys === 1 && typeof (part as { text?: unknown }).text === 'string';
 }
 
 function takeCall(state: ChoiceState, index: number, onlyComplete = false): GeminiPart[] {

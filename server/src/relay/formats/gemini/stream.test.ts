@@ -35,3 +35,22 @@ describe('chat chunks to Gemini stream', () => {
     expect(stream.finish()).toBe('');
   });
 });
+
+describe('text events written without serialising the whole event', () => {
+  const texts = ['plain', 'quote " and \\ backslash', 'line\nbreak', '中文 🎉', '\u2028', '\u0000'];
+  const chunk = (content: string, id: string, model: string): ChatChunk => ({ id, object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta: { content }, finish_reason: null }] });
+
+  it.each([
+    ['with a model and an id', 'chatcmpl-1', 'gemini-x'],
+    ['without either', '', ''],
+    ['with a model only', '', 'm "quoted"'],
+  ])('are the bytes the whole event gives, %s', (_, id, model) => {
+    const stream = new ChatToGeminiStream();
+    for (const text of texts) {
+      const event: Record<string, unknown> = { candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }] };
+      if (model) event.modelVersion = model;
+      if (id) event.responseId = id;
+      expect(stream.push(chunk(text, id, model))).toBe(`data: ${JSON.stringify(event)}\r\n\r\n`);
+    }
+  });
+});

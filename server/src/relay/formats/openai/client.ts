@@ -13,16 +13,20 @@ const EMPTY = Buffer.alloc(0);
 
 
 const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
+const CHUNK_KEYS = ['id', 'object', 'created', 'model', 'choices'];
 
 /** Canonical chunks from another wire, sent as OpenAI's stream; usage only when the client asked for it. */
 class OpenAIChunkEncoder implements ChunkEncoder {
   private last: Pick<ChatChunk, 'id' | 'created' | 'model'> = { id: '', created: 0, model: '' };
   private usageSent = false;
+  private head = { id: '', created: NaN, model: '', text: '' };
 
   constructor(private readonly call: ClientCall) {}
 
   push(chunk: ChatChunk): string {
     this.last = { id: chunk.id, created: chunk.created, model: chunk.model || this.call.model };
+    // Most chunks carry no usage: written as they are, without the copy below.
+    if (chunk.usage === undefined) return chunk.choices.length === 0 ? '' : this.event(chunk);
     const { usage, ...rest } = chunk;
     if (rest.choices.length === 0) return '';
     if (usage && this.call.clientWantsStreamUsage) {
@@ -30,6 +34,24 @@ class OpenAIChunkEncoder implements ChunkEncoder {
       (rest as ChatChunk).usage = usage;
     }
     return event(rest);
+  }
+
+  /**
+   * event(chunk), with the part a stream repeats on every chunk (id, object, created, model) serialised once: the
+   * converters' chunks have exactly those keys, in that order, before `choices`. Any other shape is serialised whole.
+   */
+  private event(chunk: ChatChunk): string {
+    let keys = 0;
+    for (const key in chunk) {
+      if (key !== CHUNK_KEYS[keys++]) return event(chunk);
+    }
+    if (keys !== CHUNK_KEYS.length || typeof chunk.id !== 'string' || typeof chunk.model !== 'string' || typeof chunk.created !== 'number') return event(chunk);
+    if (chunk.object !== 'chat.completion.chunk') return event(chunk);
+    if (chunk.id !== this.head.id || chunk.created !== this.head.created || chunk.model !== this.head.model) {
+      const text = `data: {"id":${JSON.stringify(chunk.id)},"object":"chat.completion.chunk","created":${JSON.stringify(chunk.created)},"model":${JSON.stringify(chunk.model)},"choices":`;
+      this.head = { id: chunk.id, created: chunk.created, model: chunk.model, text };
+    }
+    return `${this.head.text}${JSON.stringify(chunk.choices)}}\n\n`;
   }
 
   finish(usage: ChatUsage | undefined): string {

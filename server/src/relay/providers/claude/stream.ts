@@ -14,23 +14,33 @@ export class ClaudeSseSplitter {
   private readonly reader = new SseReader();
 
   push(chunk: Buffer): ClaudeSseEvent[] {
-    return this.reader.push(chunk).flatMap(toEvent);
+    return toEvents(this.reader.push(chunk));
   }
 
   /** Whatever was left when the body ended. */
   finish(): ClaudeSseEvent[] {
-    return this.reader.finish().flatMap(toEvent);
+    return toEvents(this.reader.finish());
   }
 }
 
-function toEvent(e: { event: string; data: string }): ClaudeSseEvent[] {
+// Loops rather than flatMap: this runs for every event of every converted Claude stream.
+function toEvents(events: Array<{ event: string; data: string }>): ClaudeSseEvent[] {
+  const out: ClaudeSseEvent[] = [];
+  for (const e of events) {
+    const event = toEvent(e);
+    if (event) out.push(event);
+  }
+  return out;
+}
+
+function toEvent(e: { event: string; data: string }): ClaudeSseEvent | null {
   try {
     const data: unknown = JSON.parse(e.data);
-    if (!data || typeof data !== 'object' || Array.isArray(data)) return [];
+    if (!data || typeof data !== 'object' || Array.isArray(data)) return null;
     const type = (data as { type?: unknown }).type;
-    return [{ event: e.event || (typeof type === 'string' ? type : ''), data }];
+    return { event: e.event || (typeof type === 'string' ? type : ''), data };
   } catch {
-    return [];
+    return null;
   }
 }
 

@@ -5,7 +5,7 @@ import type { Attempt, ChunkDecoder, Usage, WireCodec } from '../../types.js';
 import { parseClaudeError } from './errors.js';
 import { chatToClaudeRequest } from './request.js';
 import { claudeToChatCompletion } from './response.js';
-import { ClaudeSseSplitter, ClaudeStreamToChat } from './stream.js';
+import { ClaudeSseSplitter, ClaudeStreamToChat, type ClaudeSseEvent } from './stream.js';
 import { jsonToolOf, unwrapJsonTool } from './structured-output.js';
 import { checkCanonical } from '../field-policy.js';
 import { CLAUDE_FIELDS } from './fields.js';
@@ -26,11 +26,17 @@ class ClaudeChunkDecoder implements ChunkDecoder {
   }
 
   push(chunk: Buffer): ChatChunk[] {
-    return this.splitter.push(chunk).flatMap((e) => this.toChat.push(e.event, e.data));
+    return this.convert(this.splitter.push(chunk));
   }
 
   finish(): ChatChunk[] {
-    return this.splitter.finish().flatMap((e) => this.toChat.push(e.event, e.data));
+    return this.convert(this.splitter.finish());
+  }
+
+  private convert(events: ClaudeSseEvent[]): ChatChunk[] {
+    const out: ChatChunk[] = [];
+    for (const e of events) for (const c of this.toChat.push(e.event, e.data)) out.push(c);
+    return out;
   }
 
   partialUsage(): Usage | null {

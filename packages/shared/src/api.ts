@@ -145,6 +145,20 @@ export interface ChannelDto {
   setting: string;
   param_override: string;
   max_input_tokens: number;
+  /** Multi-key channels only: the key pool's state (never the keys). */
+  channel_info?: ChannelKeyPoolInfo;
+}
+
+/** A multi-key channel's `channel_info`, as the established gateway names it. Key indexes are text. */
+export interface ChannelKeyPoolInfo {
+  is_multi_key: boolean;
+  multi_key_size: number;
+  /** Index -> 2 disabled by hand, 3 disabled automatically; absent = enabled. */
+  multi_key_status_list?: Record<string, number>;
+  multi_key_disabled_reason?: Record<string, string>;
+  multi_key_disabled_time?: Record<string, number>;
+  multi_key_polling_index: number;
+  multi_key_mode: string;
 }
 
 /** One log row in the console. */

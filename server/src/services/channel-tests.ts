@@ -3,6 +3,8 @@ import { routedChannel, type RoutedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
 import type { ChannelRow } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
+import { parseChannelInfo } from '../store/channel-keys.js';
+import { testEveryKey } from './channel-key-tests.js';
 import { findChannel, listChannelsWithStatus, recordChannelTest, setChannelStatus } from '../store/channels.js';
 
 /*
@@ -31,11 +33,12 @@ export function testModelFor(channel: RoutedChannel, requested?: string): string
   return requested?.trim() || channel.testModel.trim() || channel.models[0] || DEFAULT_TEST_MODEL;
 }
 
-async function runTest(ctx: AppContext, channel: RoutedChannel, model: string): Promise<TestOutcome> {
+/** One test call; `key` picks one key of a multi-key channel. */
+export async function runTest(ctx: AppContext, channel: RoutedChannel, model: string, key?: string): Promise<TestOutcome> {
   // Loaded on first use: the relay (and its upstream pools) stays out of the console's import graph.
   const { testChannel } = await import('../relay/channel-test.js');
   try {
-    return await testChannel(ctx, channel, model);
+    return await testChannel(ctx, channel, model, key);
   } catch (err) {
     ctx.log.warn({ err, channel: channel.id }, 'channel test failed unexpectedly');
     return { success: false, message: '测试失败', timeMs: 0 };
@@ -117,6 +120,11 @@ export class ChannelTestRunner {
       // Re-read: an admin may have changed or deleted the channel since the run started.
       const row = await findChannel(db.kysely, listed.id);
       if (!row || (row.status !== CHANNEL_STATUS.ENABLED && row.status !== CHANNEL_STATUS.AUTO_DISABLED)) continue;
+      if (parseChannelInfo(row.channel_info)) {
+        await testEveryKey(this.ctx, row);
+        tested++;
+        continue;
+      }
       const outcome = await this.test(row);
       tested++;
       const thresholdMs = options.get('ChannelDisableThreshold') * 1000;

@@ -95,7 +95,7 @@ const UpdateMode = z.object({ multi_key_mode: z.string().optional(), key_mode: z
 
 /**
  * An update of a multi-key channel: `multi_key_mode` switches random/polling; a new key text replaces the pool
- * (statuses cleared: indexes no longer name the same keys) or, with key_mode append, adds the new keys (deduplicated)
+ * (a key sent again keeps its status) or, with key_mode append, adds the new keys (deduplicated)
  * after the present ones, whose statuses stay.
  */
 export function multiKeyChanges(row: ChannelRow, body: unknown, changes: ChannelChanges): ChannelChanges {
@@ -115,11 +115,26 @@ export function multiKeyChanges(row: ChannelRow, body: unknown, changes: Channel
       next = { ...next, multi_key_size: present.length + added.length };
     } else {
       out.key = sent.join('\n');
-      next = newChannelInfo(sent.length, next.multi_key_mode);
+      next = carriedStatuses(parseKeys(row.key), next, sent);
     }
   }
   if (next !== info) out.channel_info = serializeChannelInfo(next);
   return out;
+}
+
+/**
+ * The pool state for a replaced key list: a key sent again keeps its status, reason and time (the edit form sends
+ * the whole list back), a new key starts enabled.
+ */
+function carriedStatuses(present: string[], info: ChannelInfo, sent: string[]): ChannelInfo {
+  let next = newChannelInfo(sent.length, info.multi_key_mode);
+  sent.forEach((key, i) => {
+    const was = present.indexOf(key);
+    if (was < 0 || keyStatus(info, was) === CHANNEL_STATUS.ENABLED) return;
+    const at = String(was);
+    next = withKeyStatus(next, i, keyStatus(info, was), info.multi_key_disabled_reason?.[at] ?? '', info.multi_key_disabled_time?.[at] ?? 0);
+  });
+  return next;
 }
 
 /** What the list and the edit form show of a row's pool: the state, never the keys. */

@@ -34,9 +34,17 @@ export function pickKey(channel: RoutedChannel, exclude: ReadonlySet<number> = N
   return open[turn % open.length];
 }
 
+/**
+ * Extra attempts one call may make on other keys after keys were refused. They do not count against RetryTimes
+ * (a refused key is the gateway's own stale configuration, not the upstream's trouble), but are capped so a pool
+ * full of dead keys cannot hold one call for long.
+ */
+export const MAX_KEY_RETRIES = 3;
+
 /** The keys one call has tried, so a retry after a refused key takes another key of the same channel. */
 export class CallKeys {
   private readonly tried = new Map<number, Set<number>>();
+  private retries = 0;
 
   pick(channel: RoutedChannel): PickedKey | null {
     const picked = pickKey(channel, this.tried.get(channel.id));
@@ -52,6 +60,13 @@ export class CallKeys {
   hasAnother(channel: RoutedChannel): boolean {
     const tried = this.tried.get(channel.id);
     return channel.keyPool?.enabled.some((k) => !tried?.has(k.index)) ?? false;
+  }
+
+  /** After a refused key: whether the call goes on with another key of this channel (and takes the retry). */
+  retryOnAnother(channel: RoutedChannel): boolean {
+    if (this.retries >= MAX_KEY_RETRIES || !this.hasAnother(channel)) return false;
+    this.retries++;
+    return true;
   }
 }
 

@@ -149,7 +149,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   // A multi-key channel whose key was refused: the next attempt takes another of its keys (channel-keys.ts).
   let sameChannel: RoutedChannel | null = null;
   try {
-    for (let attempt = 0; attempt < attempts && !clientGone && !stopped; attempt++) {
+    for (let tries = 0; tries < attempts && !clientGone && !stopped; tries++) {
       const channel: RoutedChannel | null | undefined = sameChannel ?? pinned ?? chooseChannel(tiers, tried, Math.random, (id) => breaker.isOpen(id));
       sameChannel = null;
       if (!channel) break;
@@ -178,7 +178,10 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         breaker.failure(channel.id);
         if (lastError.credentialsRefused) {
           void reportChannelFailure(ctx, channel, { status: 401, code: lastError.code ?? '', type: 'authentication_error', message: lastError.message, credentials: true }, picked.index);
-          if (keys.hasAnother(channel)) sameChannel = channel;
+          if (keys.retryOnAnother(channel)) {
+            sameChannel = channel;
+            tries--;
+          }
         }
         continue;
       }
@@ -218,8 +221,10 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         // Auto-disable judges the upstream's own answer, not what the caller is told.
         const signal = { status: statusCode, ...parsed };
         void reportChannelFailure(ctx, channel, signal, picked.index);
-        if (keys.hasAnother(channel) && disablesChannel(signal, ctx.options.get('AutomaticDisableKeywords'))) {
+        if (disablesChannel(signal, ctx.options.get('AutomaticDisableKeywords')) && keys.retryOnAnother(channel)) {
+          // Another key of the same channel, without taking one of the call's retries (channel-keys.ts).
           sameChannel = channel;
+          tries--;
           continue;
         }
         if (!retry) break;

@@ -1,0 +1,36 @@
+import { api, unwrap } from './client';
+
+/** One key of a multi-key channel as the server shows it: a 10-character preview, never the key. */
+export interface ChannelKeyState {
+  index: number;
+  /** 1 enabled, 2 disabled by hand, 3 disabled automatically. */
+  status: number;
+  disabled_time?: number;
+  reason?: string;
+  key_preview: string;
+}
+
+export interface ChannelKeyPage {
+  keys: ChannelKeyState[];
+  total: number;
+  page: number;
+  page_size: number;
+  total_pages: number;
+  enabled_count: number;
+  manual_disabled_count: number;
+  auto_disabled_count: number;
+}
+
+const manage = <T = unknown>(body: Record<string, unknown>) => unwrap(api.post<T>('/api/channel/multi_key/manage', body));
+
+/** POST /api/channel/multi_key/manage, one call per action. */
+export const channelKeysApi = {
+  status: (channelId: number, page: number, pageSize: number, status?: number) =>
+    manage<ChannelKeyPage>({ channel_id: channelId, action: 'get_key_status', page, page_size: pageSize, status }),
+  enable: (channelId: number, keyIndex: number) => manage({ channel_id: channelId, action: 'enable_key', key_index: keyIndex }),
+  disable: (channelId: number, keyIndex: number) => manage({ channel_id: channelId, action: 'disable_key', key_index: keyIndex }),
+  remove: (channelId: number, keyIndex: number) => manage({ channel_id: channelId, action: 'delete_key', key_index: keyIndex }),
+  enableAll: (channelId: number) => manage({ channel_id: channelId, action: 'enable_all_keys' }),
+  disableAll: (channelId: number) => manage({ channel_id: channelId, action: 'disable_all_keys' }),
+  removeAutoDisabled: (channelId: number) => manage<number>({ channel_id: channelId, action: 'delete_disabled_keys' }),
+};

@@ -157,7 +157,8 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
     const model = queryText(request.query as Query, 'model');
     const outcome = await tests.testOne(id, model || undefined);
     const time = outcome.timeMs / 1000;
-    return { success: outcome.success, message: outcome.message, time, data: { time } };
+    const keys = outcome.keys?.map((k) => ({ index: k.index, success: k.success, message: k.message, time: k.timeMs / 1000 }));
+    return { success: outcome.success, message: outcome.message, time, data: keys ? { time, keys } : { time } };
   });
 
   app.get('/channel/test', admin, async () => {

@@ -139,4 +139,22 @@ describe.each(testDatabases())('multi-key channels on $name', (database) => {
     expect(state.status).toBe(1);
     await f.setOption('AutomaticEnableChannelEnabled', 'false');
   });
+
+  it('tests each key of one channel, reporting per key and switching off the failing one', async () => {
+    const { id, name } = await pool(['sk-one-bad', GOOD[1]], 'random');
+    const res = await f.t.call(f.root, { method: 'GET', url: `/api/channel/test/${id}?model=${name}` });
+    const body = res.json() as { success: boolean; message: string; data: { keys: Array<{ index: number; success: boolean }> } };
+    expect(body.success).toBe(false);
+    expect(body.message).toContain('#0');
+    expect(body.data.keys.map((k) => [k.index, k.success])).toEqual([
+      [0, false],
+      [1, true],
+    ]);
+    const state = await info(id);
+    expect(state.info.multi_key_status_list).toEqual({ '0': 3 });
+    expect(state.status).toBe(1);
+    // Balances are asked with an enabled key.
+    const balance = await f.t.call(f.root, { method: 'GET', url: `/api/channel/update_balance/${id}` });
+    expect(balance.json()).toMatchObject({ success: true, balance: 100 });
+  });
 });

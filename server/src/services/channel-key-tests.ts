@@ -8,21 +8,22 @@ import { recordChannelTest } from '../store/channels.js';
 import { runTest, testModelFor, type TestOutcome } from './channel-tests.js';
 
 /*
- * The all-channel test of a multi-key channel tests each key that is on or was switched off automatically: a
- * failing key goes off alone (auto-disable), a passing auto-disabled key comes back (auto-enable), and the channel
- * follows its keys. Keys disabled by hand are left alone. The channel's response time is the mean of its keys'.
+ * A test of a multi-key channel tests each key that is on or was switched off automatically: a failing key goes off
+ * alone (auto-disable); in the all-channel run (`revive`) a passing auto-disabled key comes back (auto-enable). The
+ * channel follows its keys. Keys disabled by hand are left alone. The channel's response time is the mean of its
+ * keys'.
  */
 
 export interface KeyTestOutcome extends TestOutcome {
   index: number;
 }
 
-export async function testEveryKey(ctx: AppContext, row: ChannelRow): Promise<KeyTestOutcome[]> {
+export async function testEveryKey(ctx: AppContext, row: ChannelRow, revive: boolean, requestedModel?: string): Promise<KeyTestOutcome[]> {
   const info = parseChannelInfo(row.channel_info);
   if (!info) return [];
   const { autoDisableKey, autoEnableKey } = await import('../relay/channel-keys.js');
   const channel = routedChannel(row);
-  const model = testModelFor(channel);
+  const model = testModelFor(channel, requestedModel);
   const outcomes: KeyTestOutcome[] = [];
   const keys = parseKeys(row.key);
   for (let index = 0; index < keys.length; index++) {
@@ -32,7 +33,7 @@ export async function testEveryKey(ctx: AppContext, row: ChannelRow): Promise<Ke
     outcomes.push({ ...outcome, index });
     if (!outcome.success && status === CHANNEL_STATUS.ENABLED) {
       await autoDisableKey(ctx, channel, index, `测试失败：${outcome.message}`.slice(0, 500));
-    } else if (outcome.success && status === CHANNEL_STATUS.AUTO_DISABLED && ctx.options.get('AutomaticEnableChannelEnabled')) {
+    } else if (revive && outcome.success && status === CHANNEL_STATUS.AUTO_DISABLED && ctx.options.get('AutomaticEnableChannelEnabled')) {
       if (await autoEnableKey(ctx, row.id, index)) ctx.log.info(`通道「${row.name}」（#${row.id}）的密钥 #${index} 已被启用`);
     }
   }
@@ -41,4 +42,13 @@ export async function testEveryKey(ctx: AppContext, row: ChannelRow): Promise<Ke
     await recordChannelTest(ctx.db.kysely, row.id, mean, nowSeconds());
   }
   return outcomes;
+}
+
+/** One answer for a test of every key: passed when every key tested passed; the message names the keys that failed. */
+export function keyTestSummary(outcomes: KeyTestOutcome[]): TestOutcome & { keys: KeyTestOutcome[] } {
+  const failed = outcomes.filter((o) => !o.success);
+  const timeMs = outcomes.length > 0 ? Math.round(outcomes.reduce((sum, o) => sum + o.timeMs, 0) / outcomes.length) : 0;
+  if (outcomes.length === 0) return { success: false, message: '渠道没有可测试的密钥', timeMs, keys: outcomes };
+  const message = failed.map((o) => `#${o.index}：${o.message}`).join('；');
+  return { success: failed.length === 0, message, timeMs, keys: outcomes };
 }

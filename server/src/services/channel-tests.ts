@@ -4,7 +4,7 @@ import type { AppContext } from '../context.js';
 import type { ChannelRow } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
 import { parseChannelInfo } from '../store/channel-keys.js';
-import { testEveryKey } from './channel-key-tests.js';
+import { keyTestSummary, testEveryKey } from './channel-key-tests.js';
 import { findChannel, listChannelsWithStatus, recordChannelTest, setChannelStatus } from '../store/channels.js';
 
 /*
@@ -20,6 +20,8 @@ export interface TestOutcome {
   message: string;
   /** Milliseconds. */
   timeMs: number;
+  /** A multi-key channel: each key's own outcome. */
+  keys?: Array<{ index: number; success: boolean; message: string; timeMs: number }>;
 }
 
 export const TEST_MESSAGES = {
@@ -63,6 +65,9 @@ export class ChannelTestRunner {
   async testOne(id: number, requestedModel?: string): Promise<TestOutcome> {
     const row = await findChannel(this.ctx.db.kysely, id);
     if (!row) return { success: false, message: TEST_MESSAGES.notFound, timeMs: 0 };
+    if (parseChannelInfo(row.channel_info) && !UNTESTABLE_CHANNEL_TYPES.includes(row.type)) {
+      return keyTestSummary(await testEveryKey(this.ctx, row, false, requestedModel));
+    }
     const outcome = await this.test(row, requestedModel);
     if (!outcome.success) await this.disableOnFailure(row, outcome.message);
     return outcome;
@@ -121,7 +126,7 @@ export class ChannelTestRunner {
       const row = await findChannel(db.kysely, listed.id);
       if (!row || (row.status !== CHANNEL_STATUS.ENABLED && row.status !== CHANNEL_STATUS.AUTO_DISABLED)) continue;
       if (parseChannelInfo(row.channel_info)) {
-        await testEveryKey(this.ctx, row);
+        await testEveryKey(this.ctx, row, true);
         tested++;
         continue;
       }

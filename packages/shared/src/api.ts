@@ -161,6 +161,28 @@ export interface ChannelKeyPoolInfo {
   multi_key_mode: string;
 }
 
+/** One key of a multi-key channel in POST /api/channel/multi_key/manage get_key_status: a preview, never the key. */
+export interface ChannelKeyState {
+  index: number;
+  /** 1 enabled, 2 disabled by hand, 3 disabled automatically. */
+  status: number;
+  disabled_time?: number;
+  reason?: string;
+  key_preview: string;
+}
+
+/** get_key_status: one page of keys (filtered by status when asked) and the counts over all keys. */
+export interface ChannelKeyPage {
+  keys: ChannelKeyState[];
+  total: number;
+  page: number;
+  page_size: number;
+  total_pages: number;
+  enabled_count: number;
+  manual_disabled_count: number;
+  auto_disabled_count: number;
+}
+
 /** One log row in the console. */
 export interface LogDto {
   id: number;

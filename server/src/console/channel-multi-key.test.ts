@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ChannelDto } from '@switchyard/shared';
+import type { ChannelDto, ChannelKeyPage } from '@switchyard/shared';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
 
@@ -9,17 +9,6 @@ interface Body<T = unknown> {
   success: boolean;
   message: string;
   data: T;
-}
-
-interface KeyPage {
-  keys: Array<{ index: number; status: number; disabled_time?: number; reason?: string; key_preview: string }>;
-  total: number;
-  page: number;
-  page_size: number;
-  total_pages: number;
-  enabled_count: number;
-  manual_disabled_count: number;
-  auto_disabled_count: number;
 }
 
 describe.each(testDatabases())('multi-key channels API on $name', (database) => {
@@ -105,13 +94,13 @@ describe.each(testDatabases())('multi-key channels API on $name', (database) => 
   it('lists key status with paging, a status filter and counts', async () => {
     const id = await createPool(['sk-111111111111', 'sk-2', 'sk-333333333333']);
     expect(await manage({ channel_id: id, action: 'disable_key', key_index: 1 })).toMatchObject({ success: true, message: '密钥已禁用' });
-    const page = (await manage<KeyPage>({ channel_id: id, action: 'get_key_status', page: 1, page_size: 2 })).data;
+    const page = (await manage<ChannelKeyPage>({ channel_id: id, action: 'get_key_status', page: 1, page_size: 2 })).data;
     expect(page).toMatchObject({ total: 3, page: 1, page_size: 2, total_pages: 2, enabled_count: 2, manual_disabled_count: 1, auto_disabled_count: 0 });
     expect(page.keys).toEqual([
       { index: 0, status: 1, key_preview: 'sk-1111111...' },
       { index: 1, status: 2, disabled_time: expect.any(Number), key_preview: 'sk-2' },
     ]);
-    const disabled = (await manage<KeyPage>({ channel_id: id, action: 'get_key_status', status: 2 })).data;
+    const disabled = (await manage<ChannelKeyPage>({ channel_id: id, action: 'get_key_status', status: 2 })).data;
     expect(disabled.keys.map((k) => k.index)).toEqual([1]);
     expect(disabled).toMatchObject({ total: 1, enabled_count: 2, manual_disabled_count: 1 });
   });

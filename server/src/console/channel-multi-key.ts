@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { CHANNEL_STATUS, CHANNEL_TYPE } from '@switchyard/shared';
+import { CHANNEL_STATUS, CHANNEL_TYPE, type ChannelKeyPage, type ChannelKeyState } from '@switchyard/shared';
 import type { ChannelRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
 import {
@@ -155,22 +155,14 @@ type Manage = z.infer<typeof ManageBody>;
 /** The first 10 characters, as the incumbent shows them. */
 const preview = (key: string) => (key.length > 10 ? `${key.slice(0, 10)}...` : key);
 
-interface KeyState {
-  index: number;
-  status: number;
-  disabled_time?: number;
-  reason?: string;
-  key_preview: string;
-}
-
-function keyStatusPage(row: ChannelRow, info: ChannelInfo, req: Manage) {
-  const all: KeyState[] = [];
+function keyStatusPage(row: ChannelRow, info: ChannelInfo, req: Manage): ChannelKeyPage {
+  const all: ChannelKeyState[] = [];
   const counts = { 1: 0, 2: 0, 3: 0 } as Record<number, number>;
   parseKeys(row.key).forEach((key, index) => {
     if (key === '') return;
     const status = keyStatus(info, index);
     counts[status] = (counts[status] ?? 0) + 1;
-    const state: KeyState = { index, status, key_preview: preview(key) };
+    const state: ChannelKeyState = { index, status, key_preview: preview(key) };
     if (status !== CHANNEL_STATUS.ENABLED) {
       const time = info.multi_key_disabled_time?.[String(index)];
       const reason = info.multi_key_disabled_reason?.[String(index)];

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { CHANNEL_STATUS } from '@switchyard/shared';
+import { CHANNEL_STATUS, type ChannelKeyPoolInfo } from '@switchyard/shared';
 import type { AppContext } from '../context.js';
 import type { ChannelRow, Database } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
@@ -16,16 +16,8 @@ import { channelsChanged, findChannel, parseOtherInfo } from './channels.js';
 export type MultiKeyMode = 'random' | 'polling';
 export const MULTI_KEY_MODES: readonly MultiKeyMode[] = ['random', 'polling'];
 
-export interface ChannelInfo {
-  is_multi_key: boolean;
-  multi_key_size: number;
-  /** Key index (as text) -> status; absent = enabled. */
-  multi_key_status_list?: Record<string, number>;
-  multi_key_disabled_reason?: Record<string, string>;
-  multi_key_disabled_time?: Record<string, number>;
-  multi_key_polling_index: number;
-  multi_key_mode: string;
-}
+/** The pool state as stored (field names as the incumbent writes them). */
+export type ChannelInfo = ChannelKeyPoolInfo;
 
 /** The incumbent's other_info reason when a channel went off with its last key, which also lets it come back. */
 export const ALL_KEYS_DISABLED = 'All keys are disabled';

@@ -1,25 +1,7 @@
+import type { ChannelKeyPage, ChannelKeyState } from '@switchyard/shared';
 import { api, unwrap } from './client';
 
-/** One key of a multi-key channel as the server shows it: a 10-character preview, never the key. */
-export interface ChannelKeyState {
-  index: number;
-  /** 1 enabled, 2 disabled by hand, 3 disabled automatically. */
-  status: number;
-  disabled_time?: number;
-  reason?: string;
-  key_preview: string;
-}
-
-export interface ChannelKeyPage {
-  keys: ChannelKeyState[];
-  total: number;
-  page: number;
-  page_size: number;
-  total_pages: number;
-  enabled_count: number;
-  manual_disabled_count: number;
-  auto_disabled_count: number;
-}
+export type { ChannelKeyPage, ChannelKeyState };
 
 const manage = <T = unknown>(body: Record<string, unknown>) => unwrap(api.post<T>('/api/channel/multi_key/manage', body));
 

@@ -2,26 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChannelDto, ChannelKeyPage } from '@switchyard/shared';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
+import { consoleCaller } from '../test/console-envelope.js';
 
 /* Multi-key channels at the console: create modes, the manage API (every action, roles), and what the lists show. */
-
-interface Body<T = unknown> {
-  success: boolean;
-  message: string;
-  data: T;
-}
 
 describe.each(testDatabases())('multi-key channels API on $name', (database) => {
   let t: TestApp;
   let root: Session;
   let admin: Session;
   let alice: Session;
-
-  async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, session = root): Promise<Body<T>> {
-    const res = await t.call(session, { method, url, payload });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json() as Body<T>;
-  }
+  const call = consoleCaller(
+    () => t,
+    () => root,
+  );
   const manage = <T = unknown>(payload: object, session = root) => call<T>('POST', '/api/channel/multi_key/manage', payload, session);
   const row = (id: number) => t.app.ctx.db.kysely.selectFrom('channels').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 

@@ -145,6 +145,42 @@ export interface ChannelDto {
   setting: string;
   param_override: string;
   max_input_tokens: number;
+  /** Multi-key channels only: the key pool's state (never the keys). */
+  channel_info?: ChannelKeyPoolInfo;
+}
+
+/** A multi-key channel's `channel_info`, as the established gateway names it. Key indexes are text. */
+export interface ChannelKeyPoolInfo {
+  is_multi_key: boolean;
+  multi_key_size: number;
+  /** Index -> 2 disabled by hand, 3 disabled automatically; absent = enabled. */
+  multi_key_status_list?: Record<string, number>;
+  multi_key_disabled_reason?: Record<string, string>;
+  multi_key_disabled_time?: Record<string, number>;
+  multi_key_polling_index: number;
+  multi_key_mode: string;
+}
+
+/** One key of a multi-key channel in POST /api/channel/multi_key/manage get_key_status: a preview, never the key. */
+export interface ChannelKeyState {
+  index: number;
+  /** 1 enabled, 2 disabled by hand, 3 disabled automatically. */
+  status: number;
+  disabled_time?: number;
+  reason?: string;
+  key_preview: string;
+}
+
+/** get_key_status: one page of keys (filtered by status when asked) and the counts over all keys. */
+export interface ChannelKeyPage {
+  keys: ChannelKeyState[];
+  total: number;
+  page: number;
+  page_size: number;
+  total_pages: number;
+  enabled_count: number;
+  manual_disabled_count: number;
+  auto_disabled_count: number;
 }
 
 /** One log row in the console. */

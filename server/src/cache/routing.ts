@@ -3,6 +3,7 @@ import { CHANNEL_STATUS } from '@switchyard/shared';
 import type { ChannelRow, Database } from '../db/schema.js';
 import type { Bus } from './bus.js';
 import { channelSettings, type ChannelSettings } from '../relay/channel-settings.js';
+import { keyPoolOf, type KeyPool } from '../store/channel-keys.js';
 
 /*
  * The in-memory routing table the relay reads on every request. A load reads channels and enabled abilities and
@@ -32,6 +33,8 @@ export interface RoutedChannel {
   paramOverride: Readonly<Record<string, unknown>>;
   /** param_override, proxy and system prompt, parsed once here (relay/channel-settings.ts); absent means none. */
   settings?: ChannelSettings;
+  /** A multi-key channel's enabled keys (relay/channel-keys.ts chooses one per call); null: `key` is used whole. */
+  keyPool?: KeyPool | null;
 }
 
 /** Topic on which nodes announce channel changes (the store publishes it). */
@@ -84,6 +87,7 @@ export function routedChannel(row: ChannelRow): RoutedChannel {
     setting,
     paramOverride: settings.paramOverride,
     settings,
+    keyPool: keyPoolOf(row),
   });
 }
 

@@ -187,11 +187,11 @@ export function splitKeys(type: number, key: string): string[] {
   return [...new Set(trimmed.split('\n').map((k) => k.trim()).filter((k) => k !== ''))];
 }
 
-/** The channels a create call makes: one per key. */
-export function channelsToCreate(sent: Sent): ChannelInput[] {
+/** The channels a create call makes: one per key (`keysOf` splits the key text). */
+export function channelsToCreate(sent: Sent, keysOf: (type: number, key: string) => string[] = splitKeys): ChannelInput[] {
   const v = normalise(sent);
   const type = v.type ?? CHANNEL_TYPE.OPENAI;
-  const keys = splitKeys(type, v.key ?? '');
+  const keys = keysOf(type, v.key ?? '');
   if (!v.name || keys.length === 0) throw fail(M.nameAndKey);
   if (!v.models) throw fail(M.noModels);
   const status = sent.status ?? CHANNEL_STATUS.ENABLED;

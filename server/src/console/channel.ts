@@ -17,7 +17,8 @@ import {
   type ChannelOrder,
 } from '../store/channels.js';
 import { canFetchModels, fetchUpstreamModels, UpstreamQueryError } from '../services/channel-upstream.js';
-import { changesFor, CHANNEL_MESSAGES as M, channelsToCreate, CreateBody, IdsBody, UpdateBody } from './channel-input.js';
+import { changesFor, CHANNEL_MESSAGES as M, IdsBody, UpdateBody } from './channel-input.js';
+import { channelInfoView, channelsForCreate, multiKeyChanges, multiKeyRoutes } from './channel-multi-key.js';
 import { TEST_MESSAGES } from '../services/channel-tests.js';
 import { updateAllBalances, updateChannelBalance } from '../services/channel-balances.js';
 import { ok } from './envelope.js';
@@ -31,7 +32,7 @@ export { CHANNEL_MESSAGES } from './channel-input.js';
 /** The DTO; the key only when one channel is read by id. */
 export function channelView(row: ChannelRow, withKey = false): ChannelDto {
   const { key, ...rest } = row;
-  const dto: ChannelDto = { ...rest, priority: Number(row.priority), balance: Number(row.balance) };
+  const dto: ChannelDto = { ...rest, priority: Number(row.priority), balance: Number(row.balance), channel_info: channelInfoView(row) };
   if (withKey) dto.key = key;
   return dto;
 }
@@ -67,6 +68,7 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   const db = ctx.db.kysely;
   const admin = { config: { access: 'admin' as const } };
   const tests = ctx.channelTests;
+  await app.register(multiKeyRoutes);
 
   app.get('/models', { config: { access: 'user' } }, async () => ok(modelsByType()));
   app.get('/channel/models', admin, async () => ok(allDefaultModels()));
@@ -93,7 +95,7 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   app.get('/channel/:id', admin, async (request) => ok(channelView(await existing(ctx, request), true)));
 
   app.post('/channel/', admin, async (request) => {
-    const ids = await insertChannels(db, channelsToCreate(parse(CreateBody, request.body)));
+    const ids = await insertChannels(db, channelsForCreate(request.body));
     await channelsChanged(ctx);
     return ok(ids);
   });
@@ -103,7 +105,7 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
     const row = await findChannel(db, body.id);
     if (!row) throw fail(M.notFound);
     const { id, ...sent } = body;
-    if (!(await updateChannel(db, id, changesFor(row, sent)))) throw fail(M.notFound);
+    if (!(await updateChannel(db, id, multiKeyChanges(row, request.body, changesFor(row, sent))))) throw fail(M.notFound);
     await channelsChanged(ctx);
     return ok(channelView((await findChannel(db, id))!));
   });
@@ -155,7 +157,8 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
     const model = queryText(request.query as Query, 'model');
     const outcome = await tests.testOne(id, model || undefined);
     const time = outcome.timeMs / 1000;
-    return { success: outcome.success, message: outcome.message, time, data: { time } };
+    const keys = outcome.keys?.map((k) => ({ index: k.index, success: k.success, message: k.message, time: k.timeMs / 1000 }));
+    return { success: outcome.success, message: outcome.message, time, data: keys ? { time, keys } : { time } };
   });
 
   app.get('/channel/test', admin, async () => {

@@ -10,6 +10,7 @@ import * as emailCodes from './migrations/007_email_codes.js';
 import * as tasks from './migrations/008_tasks.js';
 import * as taskMoney from './migrations/009_task_money.js';
 import * as reservations from './migrations/010_reservations.js';
+import * as multiKey from './migrations/011_multi_key.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -26,6 +27,7 @@ const migrations: Record<string, DialectMigration> = {
   '008_tasks': tasks,
   '009_task_money': taskMoney,
   '010_reservations': reservations,
+  '011_multi_key': multiKey,
 };
 
 class StaticProvider implements MigrationProvider {

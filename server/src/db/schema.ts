@@ -77,6 +77,8 @@ export interface ChannelsTable {
   setting: string;
   param_override: string;
   max_input_tokens: number;
+  /** Multi-key state (JSON text), NULL for a single-key channel (store/channel-keys.ts). */
+  channel_info: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AbilitiesTable {

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import type { RoutedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
 import { prepareAttempt } from './attempt.js';
+import { pickKey } from './channel-keys.js';
 import { RelayError } from './errors.js';
 import { providerFor, wireCodec } from './providers/index.js';
 import type { ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
@@ -63,8 +64,11 @@ async function testAnswer(ctx: AppContext, provider: Provider, up: UpstreamCall,
   }
 }
 
-/** Sends one test call through the channel's provider and times it. Never charges anyone. */
-export async function testChannel(ctx: AppContext, channel: RoutedChannel, model: string): Promise<ChannelTestResult> {
+/**
+ * Sends one test call through the channel's provider and times it. Never charges anyone. `key`: one key of a
+ * multi-key channel (else one is chosen as for a call).
+ */
+export async function testChannel(ctx: AppContext, channel: RoutedChannel, model: string, key = pickKey(channel)?.key ?? ''): Promise<ChannelTestResult> {
   const call = testCall(model);
   const upstreamModel = channel.modelMapping[model] || model;
   const provider = providerFor(channel.type);
@@ -72,7 +76,7 @@ export async function testChannel(ctx: AppContext, channel: RoutedChannel, model
   const started = Date.now();
   const timeout = AbortSignal.timeout(60_000);
   try {
-    const up = prepareAttempt(provider, { call, channel, upstreamModel, key: channel.key.trim(), options: ctx.options });
+    const up = prepareAttempt(provider, { call, channel, upstreamModel, key, options: ctx.options });
     const req = await provider.build(up);
     const res = await testAnswer(ctx, provider, up, req, timeout);
     const text = res.text;

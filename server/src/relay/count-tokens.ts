@@ -1,5 +1,6 @@
 import type { RoutedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
+import { pickKey } from './channel-keys.js';
 import { prepareAttempt } from './attempt.js';
 import { checkModelAllowed, type Caller } from './auth.js';
 import { chooseChannel } from './distributor.js';
@@ -44,7 +45,7 @@ export async function countPromptTokens(ctx: AppContext, caller: Caller, call: C
     tried.add(channel.id);
     const provider = providerFor(channel.type);
     if (!provider.supports('chat', channel)) continue;
-    const attempt: Attempt = { call, channel, upstreamModel: channel.modelMapping[call.model] || call.model, key: channel.key.trim(), options: ctx.options };
+    const attempt: Attempt = { call, channel, upstreamModel: channel.modelMapping[call.model] || call.model, key: pickKey(channel)?.key ?? '', options: ctx.options };
     // What the channel could not be sent is refused here too (400), as the call itself would be.
     const up = prepareAttempt(provider, attempt);
     let counting;

@@ -2,6 +2,7 @@ import { CHANNEL_STATUS } from '@switchyard/shared';
 import type { RoutedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
 import { setChannelStatus } from '../store/channels.js';
+import { autoDisableKey } from './channel-keys.js';
 
 /** What an upstream said when it failed, as far as channel health is concerned. */
 export interface FailureSignal {
@@ -32,10 +33,15 @@ export function disablesChannel(signal: FailureSignal, keywords: string): boolea
     .some((k) => k !== '' && message.includes(k));
 }
 
-/** Auto-disable (status 3) when enabled globally and for the channel, keeping the reason for the console. */
-export async function reportChannelFailure(ctx: AppContext, channel: RoutedChannel, signal: FailureSignal): Promise<void> {
+/**
+ * Auto-disable (status 3) when enabled globally and for the channel, keeping the reason for the console. On a
+ * multi-key channel only the failing key (`keyIndex`) goes off; the channel follows with its last key.
+ */
+export async function reportChannelFailure(ctx: AppContext, channel: RoutedChannel, signal: FailureSignal, keyIndex = -1): Promise<void> {
   if (!disablesChannel(signal, ctx.options.get('AutomaticDisableKeywords'))) return;
-  await autoDisableChannel(ctx, channel, `status ${signal.status}: ${signal.message}`);
+  const reason = `status ${signal.status}: ${signal.message}`;
+  if (channel.keyPool && keyIndex >= 0) await autoDisableKey(ctx, channel, keyIndex, reason.slice(0, 500));
+  else await autoDisableChannel(ctx, channel, reason);
 }
 
 /** Switches an enabled channel off (status 3) with its reason, when auto-disable is on globally and for the channel. */

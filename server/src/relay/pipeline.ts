@@ -17,7 +17,8 @@ import { refuseSensitivePrompt } from './prompt-words.js';
 import { prepareAttempt } from './attempt.js';
 import { clientFormat } from './formats/index.js';
 import type { StreamCut } from './formats/passthrough-meter.js';
-import { reportChannelFailure } from './health.js';
+import { disablesChannel, reportChannelFailure } from './health.js';
+import { CallKeys } from './channel-keys.js';
 import { limitModelRequests } from './model-rate-limit.js';
 import { providerFor, wireCodec } from './providers/index.js';
 import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery } from './respond.js';
@@ -144,9 +145,13 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   // Answers read whole (everything but streams and speech) go through the upstream client's cheaper buffered path.
   const buffered = !call.stream && call.mode !== 'speech';
   let lastError: RelayError | null = null;
+  const keys = new CallKeys();
+  // A multi-key channel whose key was refused: the next attempt takes another of its keys (channel-keys.ts).
+  let sameChannel: RoutedChannel | null = null;
   try {
-    for (let attempt = 0; attempt < attempts && !clientGone && !stopped; attempt++) {
-      const channel = pinned ?? chooseChannel(tiers, tried, Math.random, (id) => breaker.isOpen(id));
+    for (let tries = 0; tries < attempts && !clientGone && !stopped; tries++) {
+      const channel: RoutedChannel | null | undefined = sameChannel ?? pinned ?? chooseChannel(tiers, tried, Math.random, (id) => breaker.isOpen(id));
+      sameChannel = null;
       if (!channel) break;
       if (chain.length > 0) metrics.retried(chain[chain.length - 1]);
       tried.add(channel.id);
@@ -156,7 +161,12 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         lastError = new RelayError(400, `渠道不支持此接口`, 'unsupported_mode');
         continue;
       }
-      const attempt: Attempt = { call, channel, upstreamModel: channel.modelMapping[call.model] || call.model, key: channel.key.trim(), options: ctx.options };
+      const picked = keys.pick(channel);
+      if (!picked) {
+        lastError = upstreamError(503, '渠道没有可用的密钥', 'no_enabled_key');
+        continue;
+      }
+      const attempt: Attempt = { call, channel, upstreamModel: channel.modelMapping[call.model] || call.model, key: picked.key, options: ctx.options };
       const up = prepareAttempt(provider, attempt);
       let req: UpstreamRequest;
       try {
@@ -167,7 +177,11 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         lastError = err instanceof RelayError ? err : unreachableUpstream();
         breaker.failure(channel.id);
         if (lastError.credentialsRefused) {
-          void reportChannelFailure(ctx, channel, { status: 401, code: lastError.code ?? '', type: 'authentication_error', message: lastError.message, credentials: true });
+          void reportChannelFailure(ctx, channel, { status: 401, code: lastError.code ?? '', type: 'authentication_error', message: lastError.message, credentials: true }, picked.index);
+          if (keys.retryOnAnother(channel)) {
+            sameChannel = channel;
+            tries--;
+          }
         }
         continue;
       }
@@ -205,7 +219,14 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         const retry = shouldRetry(status) || parsed.credentials === true;
         if (retry) breaker.failure(channel.id);
         // Auto-disable judges the upstream's own answer, not what the caller is told.
-        void reportChannelFailure(ctx, channel, { status: statusCode, ...parsed });
+        const signal = { status: statusCode, ...parsed };
+        void reportChannelFailure(ctx, channel, signal, picked.index);
+        if (disablesChannel(signal, ctx.options.get('AutomaticDisableKeywords')) && keys.retryOnAnother(channel)) {
+          // Another key of the same channel, without taking one of the call's retries (channel-keys.ts).
+          sameChannel = channel;
+          tries--;
+          continue;
+        }
         if (!retry) break;
         continue;
       }

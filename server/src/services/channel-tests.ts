@@ -3,6 +3,8 @@ import { routedChannel, type RoutedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
 import type { ChannelRow } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
+import { parseChannelInfo } from '../store/channel-keys.js';
+import { keyTestSummary, testEveryKey } from './channel-key-tests.js';
 import { findChannel, listChannelsWithStatus, recordChannelTest, setChannelStatus } from '../store/channels.js';
 
 /*
@@ -18,6 +20,8 @@ export interface TestOutcome {
   message: string;
   /** Milliseconds. */
   timeMs: number;
+  /** A multi-key channel: each key's own outcome. */
+  keys?: Array<{ index: number; success: boolean; message: string; timeMs: number }>;
 }
 
 export const TEST_MESSAGES = {
@@ -31,11 +35,12 @@ export function testModelFor(channel: RoutedChannel, requested?: string): string
   return requested?.trim() || channel.testModel.trim() || channel.models[0] || DEFAULT_TEST_MODEL;
 }
 
-async function runTest(ctx: AppContext, channel: RoutedChannel, model: string): Promise<TestOutcome> {
+/** One test call; `key` picks one key of a multi-key channel. */
+export async function runTest(ctx: AppContext, channel: RoutedChannel, model: string, key?: string): Promise<TestOutcome> {
   // Loaded on first use: the relay (and its upstream pools) stays out of the console's import graph.
   const { testChannel } = await import('../relay/channel-test.js');
   try {
-    return await testChannel(ctx, channel, model);
+    return await testChannel(ctx, channel, model, key);
   } catch (err) {
     ctx.log.warn({ err, channel: channel.id }, 'channel test failed unexpectedly');
     return { success: false, message: '测试失败', timeMs: 0 };
@@ -60,6 +65,9 @@ export class ChannelTestRunner {
   async testOne(id: number, requestedModel?: string): Promise<TestOutcome> {
     const row = await findChannel(this.ctx.db.kysely, id);
     if (!row) return { success: false, message: TEST_MESSAGES.notFound, timeMs: 0 };
+    if (parseChannelInfo(row.channel_info) && !UNTESTABLE_CHANNEL_TYPES.includes(row.type)) {
+      return keyTestSummary(await testEveryKey(this.ctx, row, false, requestedModel));
+    }
     const outcome = await this.test(row, requestedModel);
     if (!outcome.success) await this.disableOnFailure(row, outcome.message);
     return outcome;
@@ -117,6 +125,11 @@ export class ChannelTestRunner {
       // Re-read: an admin may have changed or deleted the channel since the run started.
       const row = await findChannel(db.kysely, listed.id);
       if (!row || (row.status !== CHANNEL_STATUS.ENABLED && row.status !== CHANNEL_STATUS.AUTO_DISABLED)) continue;
+      if (parseChannelInfo(row.channel_info)) {
+        await testEveryKey(this.ctx, row, true);
+        tested++;
+        continue;
+      }
       const outcome = await this.test(row);
       tested++;
       const thresholdMs = options.get('ChannelDisableThreshold') * 1000;

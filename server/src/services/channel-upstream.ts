@@ -15,7 +15,7 @@ const MAX_PAGES = 20;
 const ANTHROPIC_VERSION = '2023-06-01';
 const MODELS_FAILED = '获取模型列表失败';
 
-type UpstreamChannel = Pick<RoutedChannel, 'baseUrl' | 'type' | 'key' | 'other'>;
+type UpstreamChannel = Pick<RoutedChannel, 'baseUrl' | 'type' | 'key' | 'other' | 'keyPool'>;
 
 export const baseOf = (channel: Pick<RoutedChannel, 'baseUrl' | 'type'>) => (channel.baseUrl || defaultBaseUrl(channel.type)).replace(/\/+$/, '');
 
@@ -41,6 +41,8 @@ export async function getJson(url: string, headers: Record<string, string>, fail
 }
 
 export const firstKey = (key: string) => key.split('\n')[0].trim();
+/** The key model lists and balances are asked with: a multi-key channel's first enabled key, else the first line. */
+export const firstEnabledKey = (channel: Pick<RoutedChannel, 'key' | 'keyPool'>) => channel.keyPool?.enabled[0]?.key ?? firstKey(channel.key);
 
 type Json = Record<string, unknown> | null | undefined;
 
@@ -142,7 +144,7 @@ export async function fetchUpstreamModels(channel: UpstreamChannel): Promise<str
   if (DEFAULT_LISTED.has(channel.type)) return [...defaultModels(channel.type)];
   const base = baseOf(channel);
   if (!base) throw new UpstreamQueryError(`${MODELS_FAILED}：渠道未设置 Base URL`);
-  const key = firstKey(channel.key);
+  const key = firstEnabledKey(channel);
   let ids: string[];
   switch (channel.type) {
     case T.ANTHROPIC:

@@ -1,6 +1,6 @@
 import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { RoutedChannel } from '../cache/routing.js';
-import { baseOf, bearer, firstKey, getJson, UpstreamQueryError } from './channel-upstream.js';
+import { baseOf, bearer, firstEnabledKey, getJson, UpstreamQueryError } from './channel-upstream.js';
 
 /*
  * A channel's remaining balance in USD, asked of its upstream where the upstream documents a way: OpenAI's dashboard
@@ -10,7 +10,7 @@ import { baseOf, bearer, firstKey, getJson, UpstreamQueryError } from './channel
 
 const FAILED = '获取余额失败';
 
-type BalanceChannel = Pick<RoutedChannel, 'baseUrl' | 'type' | 'key'>;
+type BalanceChannel = Pick<RoutedChannel, 'baseUrl' | 'type' | 'key' | 'keyPool'>;
 type Json = Record<string, unknown> | null | undefined;
 type BalanceQuery = (base: string, key: string, yuanPerUsd: number) => Promise<number>;
 
@@ -102,5 +102,5 @@ export async function fetchUpstreamBalance(channel: BalanceChannel, yuanPerUsd: 
   const query = QUERIES[channel.type];
   const base = baseOf(channel);
   if (!query || !base) throw new UpstreamQueryError('尚未实现');
-  return query(base, firstKey(channel.key), yuanPerUsd > 0 ? yuanPerUsd : 7.3);
+  return query(base, firstEnabledKey(channel), yuanPerUsd > 0 ? yuanPerUsd : 7.3);
 }

@@ -33,7 +33,10 @@ export type ChannelInput = Pick<
   | 'setting'
   | 'param_override'
   | 'max_input_tokens'
->;
+> & {
+  /** Multi-key channels only (store/channel-keys.ts). */
+  channel_info?: string | null;
+};
 
 export type ChannelChanges = Partial<ChannelInput>;
 

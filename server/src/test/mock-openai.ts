@@ -44,6 +44,8 @@ export interface MockBehaviour {
 
 export interface MockOpenAI extends RecordingServer {
   key: string;
+  /** Further keys it accepts (a channel holding several keys of one account). */
+  otherKeys?: string[];
   /** Behaviour for every call until changed. */
   behaviour: MockBehaviour;
   /** Behaviours for the next calls, in order (then `behaviour`). */
@@ -106,7 +108,7 @@ function requireFields(json: Record<string, unknown> | null, fields: string[]): 
 async function handle(mock: MockOpenAI, req: MockRequest, res: http.ServerResponse): Promise<void> {
   const azure = req.path.startsWith('/openai/deployments/');
   const presented = azure ? req.headers['api-key'] : req.headers.authorization?.replace(/^Bearer /, '');
-  if (presented !== mock.key) {
+  if (presented !== mock.key && !mock.otherKeys?.includes(String(presented))) {
     send(res, 401, errorBody(401, { message: 'Incorrect API key provided: sk-****.', type: 'invalid_request_error', code: 'invalid_api_key' }));
     return;
   }

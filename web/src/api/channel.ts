@@ -26,6 +26,12 @@ export type ChannelInput = Pick<
     key: string;
   };
 
+/** How a create treats several keys: one channel each (batch) or one channel choosing among them per call. */
+export interface CreateMode {
+  mode: 'batch' | 'multi_to_single';
+  multi_key_mode: 'random' | 'polling';
+}
+
 /** Single-channel test and balance answers carry their result next to success/message (data may hold it too). */
 type ResultEnvelope<K extends string> = Envelope<Partial<Record<K, number>>> & Partial<Record<K, number>>;
 
@@ -50,8 +56,8 @@ export const channelApi = {
   /** silent: the caller shows its own failure text. */
   get: (id: number, silent = false) => unwrap(api.get<ChannelDto>(`/api/channel/${id}`, undefined, { silent })),
   /** The key field may hold several keys, one per line: one channel each. */
-  /** Resolves with the ids of the channels created. */
-  create: (input: ChannelInput, silent = false) => unwrap(api.post<number[]>('/api/channel/', input, { silent })),
+  /** Resolves with the ids of the channels created; `multi_to_single` makes one channel holding every key. */
+  create: (input: ChannelInput & Partial<CreateMode>, silent = false) => unwrap(api.post<number[]>('/api/channel/', input, { silent })),
   /** Only the fields sent change; status may be 1 (enable) or 2 (disable). */
   update: (id: number, changes: Partial<ChannelInput> & { status?: number }) =>
     unwrap(api.put<ChannelDto>('/api/channel/', { id, ...changes })),

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, Drawer, Form, Input, InputNumber, Select, Space, Spin, Switch } from 'antd';
 import { CHANNEL_TYPE, CHANNEL_TYPES, channelType, defaultModels } from '@switchyard/shared';
-import { channelApi } from '../../api/channel';
+import { channelApi, type CreateMode } from '../../api/channel';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import {
@@ -17,6 +17,7 @@ import {
 import { ModelsField } from './ModelsField';
 import { SettingsFields } from './SettingsFields';
 import { TypeFields } from './TypeFields';
+import { KeyModeFields, keyModeHint } from './KeyModeFields';
 import { useChannel } from './useChannels';
 import { useGroupNames } from '../../components/GroupSelect';
 
@@ -65,6 +66,7 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
   const isEdit = editingId !== null;
   const [form] = Form.useForm<ChannelFormValues>();
   const [submitting, setSubmitting] = useState(false);
+  const [keyMode, setKeyMode] = useState<CreateMode>({ mode: 'batch', multi_key_mode: 'random' });
   const groups = useGroupNames();
   const type = Form.useWatch('type', form) ?? initial.type;
 
@@ -94,7 +96,7 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
         await channelApi.update(editingId, key === '' ? rest : input);
         notify.success(t('渠道更新成功！'));
       } else {
-        await channelApi.create(input);
+        await channelApi.create({ ...input, ...keyMode });
         notify.success(t('渠道创建成功！'));
       }
       onSaved();
@@ -107,7 +109,7 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
   };
 
   const keyHint = channelType(type)?.keyHint;
-  const keyExtra = keyHint ? t(keyHint) : isEdit ? undefined : t('一行一个密钥：每个密钥都会创建一个渠道。');
+  const keyExtra = keyHint ? t(keyHint) : isEdit ? undefined : keyModeHint(keyMode.mode);
 
   return (
     <Form<ChannelFormValues>
@@ -131,6 +133,7 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
         <Input placeholder={t('请为渠道命名')} allowClear />
       </Form.Item>
       <TypeFields form={form} />
+      {!isEdit && <KeyModeFields value={keyMode} onChange={setKeyMode} />}
       <Form.Item name="key" label={t('密钥')} extra={keyExtra}>
         <Input.TextArea
           autoSize={{ minRows: isEdit ? 1 : 3, maxRows: 10 }}

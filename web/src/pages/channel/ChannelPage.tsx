@@ -9,6 +9,7 @@ import { nowSeconds } from '../../lib/format';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 import { ChannelDrawer } from './ChannelDrawer';
+import { MultiKeyDialog } from './MultiKeyDialog';
 import { ChannelToolbar } from './ChannelToolbar';
 import { copyOf } from './channelForm';
 import { channelColumns, type ChannelRowActions } from './columns';
@@ -49,6 +50,7 @@ export default function ChannelPage() {
     },
     [refresh, queryClient],
   );
+  const [keysOf, setKeysOf] = useState<ChannelDto | null>(null);
 
   const runSearch = (values: Partial<ChannelSearch>) => {
     const keyword = (values.keyword ?? '').trim();
@@ -151,6 +153,7 @@ export default function ChannelPage() {
           // The API client has shown the failure.
         }
       },
+      manageKeys: setKeysOf,
     };
   }, [copyText, navigate, patchRow, refreshAll]);
 
@@ -220,6 +223,7 @@ export default function ChannelPage() {
         onClose={closeDrawer}
         onSaved={() => void refreshAll()}
       />
+      <MultiKeyDialog channel={keysOf} onClose={() => setKeysOf(null)} onChanged={() => void refreshAll()} />
     </Card>
   );
 }

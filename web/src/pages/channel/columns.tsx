@@ -16,6 +16,8 @@ export interface ChannelRowActions {
   edit(row: ChannelDto): void;
   copy(row: ChannelDto): Promise<void>;
   remove(row: ChannelDto): Promise<void>;
+  /** Opens 多密钥管理 for a multi-key channel. */
+  manageKeys?(row: ChannelDto): void;
 }
 
 export interface ChannelRowState {
@@ -49,6 +51,17 @@ export function ChannelStatusTag({ channel }: { channel: ChannelDto }) {
     default:
       return <Tag color="default">{t(channelStatusName(channel.status))}</Tag>;
   }
+}
+
+/** A multi-key channel's pool at a glance: enabled keys of all, and how it picks one. */
+function MultiKeyTag({ info }: { info: NonNullable<ChannelDto['channel_info']> }) {
+  const off = Object.values(info.multi_key_status_list ?? {}).filter((s) => s !== CHANNEL_STATUS.ENABLED).length;
+  const mode = info.multi_key_mode === 'polling' ? t('轮询') : t('随机');
+  return (
+    <Tooltip title={`${t('多密钥')}（${mode}）`}>
+      <Tag color="blue">{`${t('多密钥')} ${info.multi_key_size - off}/${info.multi_key_size}`}</Tag>
+    </Tooltip>
+  );
 }
 
 function ResponseTime({ channel, busy, onTest }: { channel: ChannelDto; busy: boolean; onTest(): void }) {
@@ -189,7 +202,17 @@ export function channelColumns(actions: ChannelRowActions, state: ChannelRowStat
       ),
     },
     { title: t('类型'), dataIndex: 'type', key: 'type', render: (type: number) => t(state.typeName(type)) },
-    { title: t('状态'), dataIndex: 'status', key: 'status', render: (_: unknown, row) => <ChannelStatusTag channel={row} /> },
+    {
+      title: t('状态'),
+      dataIndex: 'status',
+      key: 'status',
+      render: (_: unknown, row) => (
+        <Space size={4}>
+          <ChannelStatusTag channel={row} />
+          {row.channel_info?.is_multi_key && <MultiKeyTag info={row.channel_info} />}
+        </Space>
+      ),
+    },
     {
       title: t('响应时间'),
       dataIndex: 'response_time',
@@ -239,6 +262,11 @@ export function channelColumns(actions: ChannelRowActions, state: ChannelRowStat
           <Button size="small" onClick={() => actions.edit(row)}>
             {t('编辑')}
           </Button>
+          {row.channel_info?.is_multi_key && actions.manageKeys && (
+            <Button size="small" onClick={() => actions.manageKeys?.(row)}>
+              {t('多密钥管理')}
+            </Button>
+          )}
           <Button size="small" onClick={() => void actions.copy(row)}>
             {t('复制')}
           </Button>

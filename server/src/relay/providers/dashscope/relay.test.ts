@@ -359,9 +359,10 @@ describe.each(testDatabases().slice(0, 1))('DashScope channels through the relay
         await f.setOption('ModelRatio', JSON.stringify({ ...Object.fromEntries(Object.entries(PRICES).map(([m, p]) => [m, p.ratio])), [model]: 1 }));
         const bad = await f.channel({ type: 17, base_url: mock.url, key: 'sk-wrong', models: model, auto_ban: 1 });
         await free(() => expect(client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] })).rejects.toMatchObject({ status: 502 }));
-        await new Promise((r) => setTimeout(r, 100));
-        const row = await f.t.app.ctx.db.kysely.selectFrom('channels').select('status').where('id', '=', bad).executeTakeFirstOrThrow();
-        expect(row.status).toBe(CHANNEL_STATUS.AUTO_DISABLED);
+        // The channel is disabled beside the answer: waited for, not slept on.
+        await expect
+          .poll(async () => (await f.t.app.ctx.db.kysely.selectFrom('channels').select('status').where('id', '=', bad).executeTakeFirstOrThrow()).status)
+          .toBe(CHANNEL_STATUS.AUTO_DISABLED);
         const other = await f.t.app.ctx.db.kysely.selectFrom('channels').select('status').where('id', '=', channelId).executeTakeFirstOrThrow();
         expect(other.status).toBe(CHANNEL_STATUS.ENABLED);
       } finally {

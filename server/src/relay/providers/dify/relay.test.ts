@@ -216,9 +216,10 @@ describe.each(testDatabases().slice(0, 1))('Dify channels through the relay on $
       try {
         const bad = await f.channel({ type: 37, base_url: mock.url, key: 'app-revoked', models: 'dify-bad-key', auto_ban: 1 });
         await free(() => expect(client.chat.completions.create({ model: 'dify-bad-key', messages: hi })).rejects.toMatchObject({ status: 502 }));
-        await new Promise((r) => setTimeout(r, 100));
-        const status = (await f.t.app.ctx.db.kysely.selectFrom('channels').select('status').where('id', '=', bad).executeTakeFirstOrThrow()).status;
-        expect(status).toBe(CHANNEL_STATUS.AUTO_DISABLED);
+        // The channel is disabled beside the answer: waited for, not slept on.
+        await expect
+          .poll(async () => (await f.t.app.ctx.db.kysely.selectFrom('channels').select('status').where('id', '=', bad).executeTakeFirstOrThrow()).status)
+          .toBe(CHANNEL_STATUS.AUTO_DISABLED);
       } finally {
         await f.setOption('AutomaticDisableChannelEnabled', 'false');
       }

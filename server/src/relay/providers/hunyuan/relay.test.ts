@@ -263,9 +263,9 @@ describe.each(testDatabases().slice(0, 1))('Tencent Hunyuan channels through the
         await f.setOption('ModelRatio', JSON.stringify({ ...Object.fromEntries(Object.keys(PRICES).map((m) => [m, 1])), [model]: 1 }));
         const bad = await f.channel({ type: 23, base_url: mock.url, key: `${mock.appId}|AKIDunknown|${mock.secretKey}`, models: model, auto_ban: 1 });
         await free(() => expect(client.chat.completions.create({ model, messages: hi })).rejects.toMatchObject({ status: 502 }));
-        await new Promise((r) => setTimeout(r, 100));
         const status = async (id: number) => (await f.t.app.ctx.db.kysely.selectFrom('channels').select('status').where('id', '=', id).executeTakeFirstOrThrow()).status;
-        expect(await status(bad)).toBe(CHANNEL_STATUS.AUTO_DISABLED);
+        // The channel is disabled beside the answer: waited for, not slept on.
+        await expect.poll(() => status(bad)).toBe(CHANNEL_STATUS.AUTO_DISABLED);
         expect(await status(channelId)).toBe(CHANNEL_STATUS.ENABLED);
       } finally {
         await f.setOption('AutomaticDisableChannelEnabled', 'false');

@@ -296,9 +296,9 @@ describe.each(testDatabases().slice(0, 1))('iFlytek Spark channels through the r
           await expect(client.chat.completions.create({ model: 'spark-bad-secret', messages: ask('hi') })).rejects.toMatchObject({ status: 502 });
           await expect(client.chat.completions.create({ model: 'spark-bad-app', messages: ask('hi'), stream: true })).rejects.toMatchObject({ status: 502 });
         });
-        await new Promise((r) => setTimeout(r, 100));
-        expect(await status(badSecret)).toBe(CHANNEL_STATUS.AUTO_DISABLED);
-        expect(await status(badApp)).toBe(CHANNEL_STATUS.AUTO_DISABLED);
+        // The channels are disabled beside the answers: waited for, not slept on.
+        await expect.poll(() => status(badSecret)).toBe(CHANNEL_STATUS.AUTO_DISABLED);
+        await expect.poll(() => status(badApp)).toBe(CHANNEL_STATUS.AUTO_DISABLED);
         expect(await status(channelId)).toBe(CHANNEL_STATUS.ENABLED);
       } finally {
         await f.setOption('AutomaticDisableChannelEnabled', 'false');

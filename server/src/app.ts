@@ -200,6 +200,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   ctx.channelTests = new ChannelTestRunner(ctx, config.pollingIntervalSeconds * 1000);
   app.decorate('ctx', ctx);
   metrics.watch(ctx);
+  // Serve once this node hears the other nodes' cache changes: a change made elsewhere right after this start must
+  // not be missed (it would stay unseen until the periodic resync). A Redis that does not answer holds the start 2 s
+  // at most; the resync covers it then.
+  if ('ready' in bus && bus.ready) {
+    const waited = await Promise.race([bus.ready().then(() => true, () => false), new Promise<boolean>((r) => setTimeout(() => r(false), 2000).unref())]);
+    if (!waited) app.log.warn('the cache bus did not confirm its subscriptions at start; other nodes\' changes may wait for the next resync');
+  }
   registerJobs(jobs, app.ctx);
   jobs.start();
 

@@ -8,6 +8,8 @@ export interface Bus {
   publish(topic: string, message: string): Promise<void>;
   subscribe(topic: string, handler: (message: string) => void): void;
   close(): Promise<void>;
+  /** Resolves once the subscriptions made so far are live (buses with nothing to wait for have none). */
+  ready?(): Promise<void>;
   /** Id of this process on the bus; messages carry it so a node ignores its own. */
   readonly nodeId: string;
 }
@@ -56,7 +58,9 @@ export class RedisBus implements Bus {
   ) {
     const bounds = { lazyConnect: false, maxRetriesPerRequest: 3, ...(commandTimeoutMs > 0 ? { commandTimeout: commandTimeoutMs } : {}) };
     this.pub = new RedisClient(url, bounds);
-    this.sub = new RedisClient(url, bounds);
+    // No ready check (an INFO) on the subscribing connection: a SUBSCRIBE sent as it connects put it in subscriber
+    // mode first, the check then failed, and the connection started over without its subscriptions.
+    this.sub = new RedisClient(url, { ...bounds, enableReadyCheck: false });
     for (const client of [this.pub, this.sub]) {
       // Without a listener ioredis prints every failed reconnect to stderr.
       client.on('error', (err: Error) => this.wentDown(err));

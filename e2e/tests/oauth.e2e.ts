@@ -152,24 +152,43 @@ describe('sign-in with GitHub, WeChat and Telegram', () => {
   it('retries a failed GitHub callback after 2 s x the attempt, then goes to /setting', async () => {
     await enableGitHub();
     const { page, context } = await browserAs(7);
-    const calls: number[] = [];
-    page.on('request', (req) => {
-      if (req.url().includes('/api/oauth/github?')) calls.push(Date.now());
-    });
+    // The page's own clock times each exchange (a fake one, moved on by runFor; it also flows with real time).
     await page.clock.install();
+    await page.addInitScript(() => {
+      const calls: { start: number; end?: number }[] = [];
+      (window as unknown as { githubCalls: typeof calls }).githubCalls = calls;
+      const original = window.fetch.bind(window);
+      window.fetch = async (input, init) => {
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        if (!url.includes('/api/oauth/github?')) return original(input, init);
+        const call: { start: number; end?: number } = { start: Date.now() };
+        calls.push(call);
+        try {
+          return await original(input, init);
+        } finally {
+          call.end = Date.now();
+        }
+      };
+    });
+    const calls = () => page.evaluate(() => (window as unknown as { githubCalls: { start: number; end?: number }[] }).githubCalls);
     await page.goto('/oauth/github?code=stale-code&state=not-this-browsers');
-    for (const [attempt, ms] of [[1, 2000], [2, 4000], [3, 6000]] as const) {
+    const waits = [2000, 4000, 6000];
+    for (const [i, ms] of waits.entries()) {
       // The prompt shows once the answer is in and the wait has begun.
-      await page.getByText(`出现错误，第 ${attempt} 次重试中...`).waitFor();
-      expect(calls.length).toBe(attempt);
-      await page.clock.runFor(ms - 100);
-      expect(calls.length).toBe(attempt);
-      await page.clock.runFor(100);
-      await expect.poll(() => calls.length).toBe(attempt + 1);
+      await page.getByText(`出现错误，第 ${i + 1} 次重试中...`).waitFor();
+      await page.clock.runFor(ms);
+      await expect.poll(async () => (await calls()).length).toBe(i + 2);
     }
     // No attempt left: to /setting, which sends a signed-out visitor on to the login page.
     await page.waitForURL(/\/login/);
-    expect(calls.length).toBe(4);
+    const made = await calls();
+    expect(made).toHaveLength(4);
+    for (const [i, ms] of waits.entries()) {
+      // From one answer to the next try: the wait itself, plus the page's own work in between.
+      const waited = made[i + 1].start - made[i].end!;
+      expect(waited).toBeGreaterThanOrEqual(ms);
+      expect(waited).toBeLessThan(ms + 1000);
+    }
     await context.close();
   });
 

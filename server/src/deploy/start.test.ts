@@ -1,10 +1,13 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import net from 'node:net';
 import path from 'node:path';
+import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newestSource, stamp, staleReason, STAMP } from '../../../scripts/build-if-stale.mjs';
 import { startCommand } from '../../../scripts/start-command.mjs';
+import { MAIN, ON_DEMAND } from '../../../scripts/bundle-server.mjs';
 import { REPO_ROOT, startBuilt } from '../test/built-server.js';
 
 /*
@@ -46,6 +49,16 @@ describe('npm start', { timeout: 180_000 }, () => {
       stamp(built);
     }
     expect(staleReason()).toBeNull();
+  });
+
+  it('starts from one bundled module: server/dist/main.js imports only built-ins and the packages loaded on demand', async () => {
+    // esbuild lists every import of the file, static, dynamic or require(), when told to leave them all outside.
+    const { metafile } = await build({ entryPoints: [MAIN], bundle: true, write: false, metafile: true, platform: 'node', format: 'esm', external: ['*'], logLevel: 'silent' });
+    const imports = Object.values(metafile.inputs).flatMap((input) => input.imports.map((i) => i.path));
+    const packageOf = (specifier: string) => specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+    const outside = [...new Set(imports)].filter((s) => !isBuiltin(s) && !ON_DEMAND.includes(packageOf(s)));
+    expect(outside).toEqual([]);
+    expect(imports.length).toBeGreaterThan(0);
   });
 
   it(`answers /api/status within ${FAST_START_MS} ms of npm start on a built tree (one worker), and SIGTERM ends it`, async () => {

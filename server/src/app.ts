@@ -10,6 +10,7 @@ import { LogShipper } from './store/log-shipping.js';
 import { hashPassword } from './auth/password.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
+import { refuseInterruptedImport } from './import/start-guard.js';
 import { createBus, RedisBus, type Bus } from './cache/bus.js';
 import { Options } from './options/index.js';
 import { RoutingTable } from './cache/routing.js';
@@ -115,6 +116,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   rootHash?.catch(() => {});
   if (preparing) await migrateToLatest(db);
   if (preparing && logDb !== db) await migrateToLatest(logDb);
+  await refuseInterruptedImport(db.kysely).catch(async (err: unknown) => {
+    if (logDb !== db) await logDb.close();
+    if (!opts.db) await db.close();
+    throw err;
+  });
   if (config.workerIndex === 0) await releaseDeadReservations(db, app.log);
   const bus =
     opts.bus ??
@@ -273,12 +279,15 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   lane = relayLane;
   relay.calls.watch(app.server);
 
-  if (config.portalDir) {
+  // FRONTEND_BASE_URL on a slave node: its pages are the main console's (the established gateway's meaning); this
+  // node answers only the API and the relay.
+  const frontend = config.nodeType === 'slave' ? config.frontendBaseUrl : '';
+  if (config.portalDir && !frontend) {
     await app.register(fastifyStatic, { root: config.portalDir, prefix: '/portal/', decorateReply: false });
   }
 
   const indexHtml = path.join(config.webDist, 'index.html');
-  const hasConsole = fs.existsSync(indexHtml);
+  const hasConsole = !frontend && fs.existsSync(indexHtml);
   if (hasConsole) {
     const assets = path.join(config.webDist, 'assets') + path.sep;
     await app.register(fastifyStatic, {
@@ -297,6 +306,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
     if (isRelayUrl(url)) return relayNotFound(request, reply);
+    if (frontend && url !== '/api' && !url.startsWith('/api/')) return reply.redirect(frontend + request.url, 301);
     // A missing portal file must not come back as the console: the root page tells "no portal" by this 404.
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || url.startsWith('/portal/')) {
       return reply.status(404).send(consoleErrorBody(notFoundMessage(request.method, url)));

@@ -16,6 +16,11 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ RELAY_TIMEOUT: 'soon' })).toThrow();
   });
 
+  it("opens the file an established SQLITE_PATH names, without its driver parameters", () => {
+    expect(loadConfig({ SQLITE_PATH: '/data/one-api.db?_busy_timeout=5000' }).sqlitePath).toBe('/data/one-api.db');
+    expect(loadConfig({ SQLITE_PATH: '/data/switchyard.db' }).sqlitePath).toBe('/data/switchyard.db');
+  });
+
   it('points GitHub sign-in at github.com unless told otherwise (GitHub Enterprise, a local stand-in)', () => {
     const config = loadConfig({});
     expect(config.githubOAuthUrl).toBe('https://github.com');

@@ -212,7 +212,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     sqlDsn: env.SQL_DSN?.trim() ?? '',
     logSqlDsn: env.LOG_SQL_DSN?.trim() ?? '',
-    sqlitePath: env.SQLITE_PATH?.trim() || path.resolve(process.cwd(), 'data/switchyard.db'),
+    // The established default carries driver parameters (one-api.db?_busy_timeout=5000): the file is the part before `?`.
+    sqlitePath: env.SQLITE_PATH?.trim().split('?')[0] || path.resolve(process.cwd(), 'data/switchyard.db'),
     redisConnString: env.REDIS_CONN_STRING?.trim() ?? '',
     redisCommandTimeoutSeconds: env.REDIS_COMMAND_TIMEOUT?.trim() ? positive(env.REDIS_COMMAND_TIMEOUT) : 5,
     sessionSecret: secret || randomBytes(32).toString('hex'),

@@ -6,6 +6,7 @@ import { gracefulShutdown } from './shutdown.js';
 import { openFilesWarning } from './open-files.js';
 import { adaptHeapGrowth } from './heap-growth.js';
 import { runPrimary } from './cluster/primary.js';
+import { unhonouredEnvWarnings } from './established-env.js';
 
 const LISTEN_BACKLOG = 4096;
 
@@ -22,6 +23,7 @@ async function main(): Promise<void> {
 
 async function primary(config: Config): Promise<void> {
   const log = pino({ level: config.logLevel });
+  for (const warning of unhonouredEnvWarnings(process.env)) log.warn(warning);
   const node = await runPrimary(config, config.workers, log);
   process.on('SIGINT', () => node.shutdown('SIGINT'));
   process.on('SIGTERM', () => node.shutdown('SIGTERM'));
@@ -37,6 +39,8 @@ async function serve(config: Config): Promise<void> {
   const app = await buildApp(config);
   const files = openFilesWarning(config.upstreamMaxConnections);
   if (files) app.log.warn(files);
+  // Under a primary, the primary said it once for the node.
+  if (config.workerIndex === 0) for (const warning of unhonouredEnvWarnings(process.env)) app.log.warn(warning);
   const shutdown = gracefulShutdown(app, { timeoutMs: config.shutdownTimeoutSeconds * 1000 });
   // A worker takes its orders from the primary (SIGTERM); Ctrl-C in a terminal reaches the whole process group, and
   // counted here as well it would be a second signal, which skips draining.

@@ -23,6 +23,7 @@ export interface UserDto {
   github_id: string;
   wechat_id: string;
   telegram_id: string;
+  oidc_id: string;
   quota: number;
   used_quota: number;
   request_count: number;
@@ -108,6 +109,16 @@ export interface StatusData {
   register_enabled: boolean;
   password_login_enabled: boolean;
   password_register_enabled: boolean;
+  /** Always true: the first start creates root, so the established console's setup wizard never opens. */
+  setup: boolean;
+  /** Always true: settlements are written in batches (the established BATCH_UPDATE_ENABLED). */
+  enable_batch_update: boolean;
+  /** Sign-in methods of the established gateway not offered here: always off / empty. */
+  linuxdo_oauth: boolean;
+  linuxdo_client_id: string;
+  oidc_enabled: boolean;
+  oidc_client_id: string;
+  oidc_authorization_endpoint: string;
 }
 
 /** A channel as the console sees it. `key` is present only when one channel is read by id. */

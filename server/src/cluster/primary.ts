@@ -4,6 +4,7 @@ import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import { connect, type Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
+import { refuseInterruptedImport } from '../import/start-guard.js';
 import { AccountState } from '../auth/account-state.js';
 import { MemoryRateLimiter } from '../services/rate-limit/memory.js';
 import type { LimitWindow } from '../services/rate-limit/limiter.js';
@@ -151,6 +152,13 @@ async function prepareDatabase(config: Config, log: Logger): Promise<Db> {
       const logDb = await connect(config.logSqlDsn, '', onLost, { maxConnections: 1, waitTimeoutMs: config.sqlConnWaitTimeoutSeconds * 1000 });
       await migrateToLatest(logDb).finally(() => logDb.close());
     }
+  }
+  // Before the root account: a half-imported database may lack it, and no worker should start on it.
+  await refuseInterruptedImport(db.kysely).catch(async (err: unknown) => {
+    await db.close();
+    throw err;
+  });
+  if (config.nodeType === 'master') {
     if (await new AccountState(db.kysely).ensureRoot(config.rootInitialQuota)) {
       log.warn('created the super admin "root" with password "123456": change it now');
     }

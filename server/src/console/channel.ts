@@ -4,7 +4,7 @@ import { routedChannel } from '../cache/routing.js';
 import type { AppContext } from '../context.js';
 import type { ChannelRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
-import { fixAbilities } from '../store/abilities.js';
+import { enabledModels, fixAbilities } from '../store/abilities.js';
 import {
   channelsChanged,
   deleteChannels,
@@ -72,6 +72,7 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/models', { config: { access: 'user' } }, async () => ok(modelsByType()));
   app.get('/channel/models', admin, async () => ok(allDefaultModels()));
+  app.get('/channel/models_enabled', admin, async () => ok(await enabledModels(db)));
 
   app.get('/channel/', admin, async (request) => {
     const query = request.query as Query;

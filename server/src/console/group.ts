@@ -1,4 +1,4 @@
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Options } from '../options/index.js';
 import { caller } from '../auth/guard.js';
 import { modelsForGroups } from '../store/users.js';
@@ -26,12 +26,15 @@ export const groupRoutes: FastifyPluginAsync = async (app) => {
 
   app.get('/group/', { config: { access: 'admin' } }, async () => ok(Object.keys(options.get('GroupRatio'))));
 
-  app.get('/user/groups', { config: { access: 'user' } }, async (request) => {
+  const ownGroups = async (request: FastifyRequest) => {
     const groups = usableGroups(options, caller(request).group);
     const data: Record<string, { desc: string; ratio: number }> = {};
     for (const [group, desc] of Object.entries(groups)) data[group] = { desc, ratio: groupRatio(options, group) };
     return ok(data);
-  });
+  };
+  app.get('/user/groups', { config: { access: 'user' } }, ownGroups);
+  // The established gateway's later name for the same call.
+  app.get('/user/self/groups', { config: { access: 'user' } }, ownGroups);
 
   app.get('/user/models', { config: { access: 'user' } }, async (request) => {
     const groups = Object.keys(usableGroups(options, caller(request).group));

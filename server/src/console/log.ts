@@ -3,13 +3,15 @@ import type { LogDto, LogPage } from '@switchyard/shared';
 import { caller } from '../auth/guard.js';
 import type { LogRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
-import { deleteLogsBefore, logStat, pageLogs, parseLogCursor, type LogFilter } from '../store/log-queries.js';
+import { deleteLogsBefore, logsOfToken, logStat, pageLogs, parseLogCursor, searchLogs, type LogFilter } from '../store/log-queries.js';
+import { findTokenByKey } from '../store/tokens.js';
 import { sqliteFileOf, sqliteReader } from '../store/sqlite-reader.js';
 import { ok } from './envelope.js';
 import { paging, queryInt, queryText, queryTime, type Query } from './query.js';
 
 export const LOG_MESSAGES = {
   noTimestamp: '请选择日志记录时间',
+  unknownKey: '无效的令牌',
 } as const;
 
 /**
@@ -38,6 +40,9 @@ function filterOf(query: Query, self: boolean): Partial<LogFilter> {
   }
   return filter;
 }
+
+/** A key as users copy it (`sk-` and a pinned channel `-<id>` allowed) without those parts. */
+const tokenKeyOf = (text: string): string => (text.startsWith('sk-') ? text.slice(3) : text).split('-', 1)[0];
 
 /** `other` without admin_info (the retry chain names channels), for the owner's view. */
 function withoutAdminInfo(other: string): string {
@@ -94,6 +99,26 @@ export const logRoutes: FastifyPluginAsync = async (app) => {
   const self = async (request: FastifyRequest) => ok(await page(request.query as Query, true, caller(request).id));
   app.get('/log/self/', user, self);
   app.get('/log/self', user, self);
+
+  // The established gateway's keyword search (type, or the start of the content): the newest 100, as a list.
+  app.get('/log/search', admin, async (request) => {
+    const rows = await searchLogs(reader, queryText(request.query as Query, 'keyword'));
+    return ok(rows.map((r) => view(r, false)));
+  });
+  app.get('/log/self/search', user, async (request) => {
+    const rows = await searchLogs(reader, queryText(request.query as Query, 'keyword'), caller(request).id);
+    return ok(rows.map((r) => view(r, true)));
+  });
+
+  // A key's own logs for whoever holds the key (key-usage pages on other sites call it, hence CORS): the owner's
+  // view, the newest 100.
+  app.get('/log/token', { config: { access: 'public' } }, async (request, reply) => {
+    void reply.header('access-control-allow-origin', '*');
+    const token = await findTokenByKey(ctx.db.kysely, tokenKeyOf(queryText(request.query as Query, 'key')));
+    if (!token) throw fail(LOG_MESSAGES.unknownKey);
+    const rows = await logsOfToken(reader, token.user_id, token.id);
+    return ok(rows.map((r) => view(r, true)));
+  });
 
   app.get('/log/stat', admin, async (request) => ok(await logStat(reader, filterOf(request.query as Query, false))));
   app.get('/log/self/stat', user, async (request) =>

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { StatusData } from '@switchyard/shared';
 import type { AppContext } from '../context.js';
+import { fail } from '../lib/errors.js';
 import { ok } from './envelope.js';
 
 /** Everything the console caches from GET /api/status (spec §3, both records). */
@@ -47,6 +48,13 @@ export function statusData(ctx: AppContext): StatusData {
     register_enabled: o.get('RegisterEnabled'),
     password_login_enabled: o.get('PasswordLoginEnabled'),
     password_register_enabled: o.get('PasswordRegisterEnabled'),
+    setup: true,
+    enable_batch_update: true,
+    linuxdo_oauth: false,
+    linuxdo_client_id: '',
+    oidc_enabled: false,
+    oidc_client_id: '',
+    oidc_authorization_endpoint: '',
   };
 }
 
@@ -54,5 +62,10 @@ export const statusRoutes: FastifyPluginAsync = async (app) => {
   app.get('/status', { config: { access: 'public' } }, async () => ok(statusData(app.ctx)));
   app.get('/notice', { config: { access: 'public' } }, async () => ok(app.ctx.options.get('Notice')));
   app.get('/about', { config: { access: 'public' } }, async () => ok(app.ctx.options.get('About')));
+  // The established console asks whether its setup wizard is needed: never here (root exists from the first start).
+  app.get('/setup', { config: { access: 'public' } }, async () => ok({ status: true, root_init: true, database_type: app.ctx.db.dialect }));
+  app.post('/setup', { config: { access: 'public' } }, async () => {
+    throw fail('系统已经初始化完成');
+  });
   app.get('/home_page_content', { config: { access: 'public' } }, async () => ok(app.ctx.options.get('HomePageContent')));
 };

@@ -6,7 +6,7 @@ import { hashPassword } from '../auth/password.js';
 
 const USER_DTO_KEYS = [
   'DeletedAt', 'aff_code', 'aff_count', 'aff_history_quota', 'aff_quota', 'display_name', 'email', 'github_id', 'group',
-  'id', 'inviter_id', 'quota', 'request_count', 'role', 'status', 'telegram_id', 'used_quota', 'username', 'wechat_id',
+  'id', 'inviter_id', 'oidc_id', 'quota', 'request_count', 'role', 'status', 'telegram_id', 'used_quota', 'username', 'wechat_id',
 ];
 
 describe.each(testDatabases())('user self-service on $name', (database) => {

@@ -169,6 +169,16 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
     return ok();
   });
 
+  // The established gateway's hard delete; here it is the manage action's soft delete, so the account's logs and
+  // top-ups keep their owner (docs/admin-api-compat.md).
+  app.delete('/user/:id', { config: { access: 'admin' } }, async (request) => {
+    const { id } = parse(IdParams, request.params);
+    await manageAccount(db, caller(request), id, 'delete');
+    ctx.authCache.forgetUser(id);
+    ctx.authCache.forgetTokensOf(id);
+    return ok();
+  });
+
   app.post('/user/manage', { config: { access: 'admin' } }, async (request) => {
     const { id, action } = parse(ManageBody, request.body);
     return ok(await manageAccount(db, caller(request), id, action));

@@ -54,6 +54,7 @@ export function userView(u: UserRow): UserDto {
     github_id: u.github_id,
     wechat_id: u.wechat_id,
     telegram_id: u.telegram_id,
+    oidc_id: u.oidc_id,
     quota: u.quota,
     used_quota: u.used_quota,
     request_count: u.request_count,

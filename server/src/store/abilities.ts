@@ -86,3 +86,9 @@ export async function fixAbilities(db: Kysely<Database>): Promise<number> {
     return orphans.length + repaired;
   });
 }
+
+/** Distinct models of every enabled ability, sorted (the established GET /api/channel/models_enabled). */
+export async function enabledModels(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('abilities').select('model').distinct().where('enabled', '=', 1).orderBy('model').execute();
+  return rows.map((r) => r.model);
+}

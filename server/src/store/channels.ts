@@ -4,6 +4,7 @@ import type { ChannelRow, ChannelsTable, Database } from '../db/schema.js';
 import type { AppContext } from '../context.js';
 import { nowSeconds } from '../lib/time.js';
 import { deleteChannelAbilities, rebuildChannelAbilities } from './abilities.js';
+import { likeEscape } from './like-escape.js';
 
 type Db = Kysely<Database>;
 type Trx = Transaction<Database>;
@@ -139,8 +140,6 @@ export interface ChannelSearch {
   model: string;
 }
 
-/** '!' escapes LIKE wildcards the same way on the three databases. */
-const likeEscape = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
 const like = (column: string, pattern: string) => sql<boolean>`lower(${sql.ref(column)}) like ${pattern.toLowerCase()} escape '!'`;
 
 export async function searchChannels(db: Db, search: ChannelSearch, order: ChannelOrder, offset: number, limit: number): Promise<ChannelRow[]> {

@@ -3,6 +3,7 @@ import { LOG_TYPE, type LogStat } from '@switchyard/shared';
 import type { Database, LogRow } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
 import { deleteOlderThan } from './batched-delete.js';
+import { likeEscape } from './like-escape.js';
 
 /*
  * The console's reads of `logs`, shaped for tables of tens of millions of rows (measured in docs/log-queries.md):
@@ -212,4 +213,31 @@ export async function logStat(db: Db, filter: Partial<LogFilter>, now: number = 
 /** Deletes every log older than the timestamp, in batches; returns the count. */
 export async function deleteLogsBefore(db: Db, timestamp: number, batch?: number): Promise<number> {
   return deleteOlderThan(db, 'logs', 'created_at', timestamp, batch);
+}
+
+/** Rows the established gateway's list-shaped log calls answer with: the newest, at most this many. */
+export const RECENT_LOGS = 100;
+
+/**
+ * The established keyword search: logs whose type is the keyword (a number) or whose content starts with it, newest
+ * first. Only the user's own with `userId`. The content match walks the logs from the newest (no index has it).
+ */
+export async function searchLogs(db: Db, keyword: string, userId?: number): Promise<LogRow[]> {
+  let q = db.selectFrom('logs').selectAll();
+  if (userId !== undefined) q = q.where('user_id', '=', userId);
+  const type = /^\d{1,9}$/.test(keyword) ? Number(keyword) : null;
+  q = q.where((eb) => {
+    const content = sql<boolean>`${sql.ref('content')} like ${`${likeEscape(keyword)}%`} escape '!'`;
+    return type === null ? content : eb.or([eb('type', '=', type), content]);
+  });
+  return newest(q);
+}
+
+/** The newest logs of one token (its owner's logs, walked by the user index, kept when they name the token). */
+export async function logsOfToken(db: Db, userId: number, tokenId: number): Promise<LogRow[]> {
+  return newest(db.selectFrom('logs').selectAll().where('user_id', '=', userId).where('token_id', '=', tokenId));
+}
+
+function newest(q: SelectQueryBuilder<Database, 'logs', LogRow>): Promise<LogRow[]> {
+  return q.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(RECENT_LOGS).execute();
 }

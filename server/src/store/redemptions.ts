@@ -5,6 +5,7 @@ import { randomHex } from '../lib/random.js';
 import { nowSeconds } from '../lib/time.js';
 import { logQuota, recordLog, type QuotaDisplayOptions } from './logs.js';
 import { addUserQuota, isUniqueViolation } from './users.js';
+import { likeEscape } from './like-escape.js';
 
 type Db = Kysely<Database>;
 
@@ -70,8 +71,6 @@ export async function listRedemptions(db: Db, offset: number, limit: number): Pr
 }
 
 const MAX_INT32 = 2_147_483_647;
-/** '!' escapes LIKE wildcards: unlike a backslash it needs no quoting rules that differ between dialects. */
-const likeEscape = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
 
 /** The keyword matches the id exactly or the name by substring (case-insensitive). Newest first. */
 export async function searchRedemptions(db: Db, keyword: string, offset: number, limit: number): Promise<RedemptionRow[]> {

@@ -3,6 +3,7 @@ import { effectiveTokenStatus, TOKEN_KEY_LENGTH } from '@switchyard/shared';
 import type { Database, TokenRow, TokenUpdate } from '../db/schema.js';
 import { randomAlphanumeric } from '../lib/random.js';
 import { nowSeconds } from '../lib/time.js';
+import { likeEscape } from './like-escape.js';
 
 type Db = Kysely<Database>;
 
@@ -127,8 +128,6 @@ export interface TokenSearch {
   keyPrefix: string;
 }
 
-/** '!' escapes LIKE wildcards: unlike a backslash it needs no quoting rules that differ between dialects. */
-const likeEscape = (text: string) => text.replace(/[!%_]/g, (c) => `!${c}`);
 
 export async function searchOwnTokens(db: Db, userId: number, search: TokenSearch, offset: number, limit: number): Promise<TokenRow[]> {
   const { keyword, keyPrefix } = search;

@@ -46,12 +46,17 @@ export async function startConnectProxy() {
     upstream.on('error', () => client.destroy());
   });
   const port = await listening(server);
+  /** Ends the open tunnels, so the next call must open (and be seen opening) another. */
+  const dropTunnels = async () => {
+    for (const s of tunnels) s.destroy();
+    await new Promise((r) => setTimeout(r, 50));
+  };
   const close = () =>
     new Promise<void>((r) => {
       for (const s of tunnels) s.destroy();
       server.close(() => r());
     });
-  return { url: `http://127.0.0.1:${port}`, port, seen, close };
+  return { url: `http://127.0.0.1:${port}`, port, seen, dropTunnels, close };
 }
 
 /** A SOCKS5 server (no authentication, CONNECT only, loopback targets only). */

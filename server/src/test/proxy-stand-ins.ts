@@ -59,6 +59,8 @@ export async function startConnectProxy() {
   return { url: `http://127.0.0.1:${port}`, port, seen, dropTunnels, close };
 }
 
+export type ConnectProxy = Awaited<ReturnType<typeof startConnectProxy>>;
+
 /** A SOCKS5 server (no authentication, CONNECT only, loopback targets only). */
 export async function startSocksProxy() {
   const seen: string[] = [];

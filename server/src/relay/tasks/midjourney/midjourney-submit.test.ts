@@ -2,7 +2,6 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../../test/databases.js';
 import { closedPort } from '../../../test/unreachable.js';
 import { startMidjourneyProxyStandIn } from '../../../test/midjourney-proxy-stand-in.js';
-import { startConnectProxy } from '../../../test/proxy-stand-ins.js';
 import { expectBooks, mjBooks, quotaOf, useMjFixture, type MjFixture } from './fixture.js';
 
 /*
@@ -280,21 +279,12 @@ describe.each(testDatabases())('Midjourney submissions on $name', (database) => 
   });
 
   it('submits through the channel’s outbound proxy when it has one', async () => {
-    const proxy = await startConnectProxy();
-    const setting = async (value: string) => {
-      await m.db.updateTable('channels').set({ setting: value }).where('id', '=', m.channelId).execute();
-      await m.f.t.app.ctx.routing.load();
-    };
-    try {
-      await setting(JSON.stringify({ proxy: proxy.url }));
+    await m.behindProxy(async (proxy) => {
       const a = await m.account();
       const res = await m.call(a.key, 'POST', '/mj/submit/imagine', { prompt: 'a cat behind a proxy' });
       expect(res.json()).toMatchObject({ code: 1 });
       expect(m.stand.submissions.at(-1)!.body).toEqual({ prompt: 'a cat behind a proxy' });
       expect(proxy.seen.map((s) => s.target)).toEqual([new URL(m.stand.url).host]);
-    } finally {
-      await setting('');
-      await proxy.close();
-    }
+    });
   });
 });

@@ -1,7 +1,6 @@
 import { Agent, fetch as fetchWith } from 'undici';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../../../test/databases.js';
-import { startConnectProxy } from '../../../test/proxy-stand-ins.js';
 import { closedPort } from '../../../test/unreachable.js';
 import { expectBooks, quotaOf, useMjFixture, type MjFixture } from './fixture.js';
 import { settleTask, TIMEOUT_REASON } from './poll.js';
@@ -257,13 +256,7 @@ describe.each(testDatabases())('Midjourney tasks on $name', (database) => {
   });
 
   it('polls and fetches images through the channel’s outbound proxy when it has one', async () => {
-    const proxy = await startConnectProxy();
-    const setting = async (value: string) => {
-      await m.db.updateTable('channels').set({ setting: value }).where('id', '=', m.channelId).execute();
-      await m.f.t.app.ctx.routing.load();
-    };
-    try {
-      await setting(JSON.stringify({ proxy: proxy.url }));
+    await m.behindProxy(async (proxy) => {
       const a = await m.account();
       const id = await imagine(a.key);
       const host = new URL(m.stand.url).host;
@@ -280,9 +273,6 @@ describe.each(testDatabases())('Midjourney tasks on $name', (database) => {
       expect((await image.arrayBuffer()).byteLength).toBe(m.stand.imageBytes);
       expect(proxy.seen.length).toBe(polled + 1);
       expect(new Set(proxy.seen.map((s) => s.target))).toEqual(new Set([host]));
-    } finally {
-      await setting('');
-      await proxy.close();
-    }
+    });
   });
 });

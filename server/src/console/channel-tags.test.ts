@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { ChannelDto } from '@switchyard/shared';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
+import { consoleCaller } from '../test/console-envelope.js';
 import { SETTING_MESSAGES } from './channel-settings-input.js';
 
 /*
@@ -9,23 +10,13 @@ import { SETTING_MESSAGES } from './channel-settings-input.js';
  * checks of a channel's param_override and setting (proxy, system prompt) on save.
  */
 
-interface Body<T = unknown> {
-  success: boolean;
-  message: string;
-  data: T;
-}
-
 describe.each(testDatabases())('channel tags and settings on $name', (database) => {
   let t: TestApp;
   let root: Session;
   let admin: Session;
   let alice: Session;
 
-  async function call<T = unknown>(method: 'GET' | 'POST' | 'PUT', url: string, payload?: object, session = root): Promise<Body<T>> {
-    const res = await t.call(session, { method, url, payload });
-    expect(res.statusCode, res.body).toBe(200);
-    return res.json() as Body<T>;
-  }
+  const call = consoleCaller(() => t, () => root);
 
   async function create(name: string, fields: object = {}): Promise<number> {
     const body = await call<number[]>('POST', '/api/channel/', { name, key: `k-${name}`, models: 'gpt-4o', group: 'default', ...fields });

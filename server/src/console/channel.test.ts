@@ -243,13 +243,13 @@ describe.each(testDatabases())('channels API on $name', (database) => {
   it('fetches the upstream model list with the channel key, without leaking it', async () => {
     const [good] = await create({ base_url: upstream.url, key: KEY });
     const [bad] = await create({ base_url: upstream.url, key: 'wrong-key' });
-    const [dify] = await create({ type: 37 });
+    const [suno] = await create({ type: 36 });
     expect((await call<string[]>('GET', `/api/channel/fetch_models/${good}`)).data).toEqual(['gpt-4o', 'gpt-4o-mini']);
     const failed = await call('GET', `/api/channel/fetch_models/${bad}`);
     expect(failed.success).toBe(false);
     expect(failed.message.startsWith('获取模型列表失败')).toBe(true);
     expect(JSON.stringify(failed)).not.toContain('wrong-key');
-    expect((await call('GET', `/api/channel/fetch_models/${dify}`)).message).toBe('仅支持 OpenAI 接口格式');
+    expect((await call('GET', `/api/channel/fetch_models/${suno}`)).message).toBe('仅支持 OpenAI 接口格式');
     const [down] = await create({ base_url: 'http://127.0.0.1:1', key: KEY });
     expect((await call('GET', `/api/channel/fetch_models/${down}`)).message.startsWith('获取模型列表失败')).toBe(true);
   });

@@ -144,7 +144,7 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
     const row = await existing(ctx, request);
     if (!canFetchModels(row.type)) throw fail('仅支持 OpenAI 接口格式');
     try {
-      return ok(await fetchUpstreamModels(routedChannel(row)));
+      return ok(await fetchUpstreamModels(routedChannel(row), ctx.relay.upstream));
     } catch (err) {
       throw fail(upstreamMessage(err, '获取模型列表失败'));
     }

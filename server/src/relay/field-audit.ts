@@ -7,7 +7,10 @@ import { COHERE_FIELDS } from './providers/cohere/fields.js';
 import type { FieldRule, WirePolicy } from './providers/field-policy.js';
 import { GEMINI_FIELDS } from './providers/gemini/fields.js';
 import { HUNYUAN_FIELDS } from './providers/hunyuan/fields.js';
+import { LIBRARY_FIELDS } from './providers/aiproxy-library/fields.js';
 import { BAIDU_FIELDS } from './providers/baidu/fields.js';
+import { DIFY_FIELDS } from './providers/dify/fields.js';
+import { PALM_FIELDS } from './providers/palm/fields.js';
 import { SPARK_FIELDS } from './providers/spark/fields.js';
 import { ZHIPU_V3_FIELDS } from './providers/zhipu/v3-fields.js';
 import type { ClientFormat } from './types.js';
@@ -26,7 +29,7 @@ interface Target {
 }
 
 const TARGETS: readonly Target[] = [
-  { name: 'OpenAI-compatible', same: 'openai', policy: null },
+  { name: 'OpenAI-compatible (with Mistral, DeepSeek, VolcEngine, Qianfan v2, xAI, OpenRouter, Perplexity, Ollama chat)', same: 'openai', policy: null },
   { name: 'Claude (Anthropic, Bedrock, Vertex)', same: 'claude', policy: CLAUDE_FIELDS },
   { name: 'Gemini (Gemini, Vertex)', same: 'gemini', policy: GEMINI_FIELDS },
   { name: 'Cohere', same: null, policy: COHERE_FIELDS },
@@ -34,6 +37,9 @@ const TARGETS: readonly Target[] = [
   { name: 'Zhipu v3 (ChatGLM)', same: null, policy: ZHIPU_V3_FIELDS },
   { name: 'Baidu ERNIE (Qianfan v1)', same: null, policy: BAIDU_FIELDS },
   { name: 'iFlytek Spark', same: null, policy: SPARK_FIELDS },
+  { name: 'PaLM 2', same: null, policy: PALM_FIELDS },
+  { name: 'Dify', same: null, policy: DIFY_FIELDS },
+  { name: 'AI Proxy knowledge base', same: null, policy: LIBRARY_FIELDS },
 ];
 
 /** OpenAI chat clients send the canonical request itself: a row per field any wire has a rule for. */

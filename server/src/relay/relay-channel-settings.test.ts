@@ -1,9 +1,7 @@
-import http from 'node:http';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { channelsChanged } from '../store/channels.js';
 import { testDatabases } from '../test/databases.js';
+import { startConnectProxy, startSocksProxy } from '../test/proxy-stand-ins.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
@@ -14,106 +12,6 @@ import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
  */
 
 const [sqlite] = testDatabases();
-
-interface SeenTunnel {
-  target: string;
-  auth?: string;
-}
-
-const listening = async (server: net.Server) => {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-};
-
-/** Joins two sockets both ways; either side's end or error ends the other. */
-function splice(a: net.Socket, b: net.Socket): void {
-  a.pipe(b);
-  b.pipe(a);
-  a.on('error', () => b.destroy());
-  b.on('error', () => a.destroy());
-}
-
-/** An HTTP proxy that only tunnels (CONNECT), and only to loopback. */
-async function startConnectProxy() {
-  const seen: SeenTunnel[] = [];
-  const tunnels = new Set<net.Socket>();
-  const server = http.createServer((_req, res) => res.writeHead(405).end());
-  server.on('connect', (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
-    tunnels.add(client);
-    client.on('close', () => tunnels.delete(client));
-    const target = req.url ?? '';
-    seen.push({ target, auth: req.headers['proxy-authorization'] });
-    const at = target.lastIndexOf(':');
-    const host = target.slice(0, at);
-    if (host !== '127.0.0.1') {
-      client.end('HTTP/1.1 403 Forbidden\r\n\r\n');
-      return;
-    }
-    const upstream = net.connect(Number(target.slice(at + 1)), host, () => {
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length > 0) upstream.write(head);
-      splice(client, upstream);
-    });
-    upstream.on('error', () => client.destroy());
-  });
-  const port = await listening(server);
-  const close = () =>
-    new Promise<void>((r) => {
-      for (const s of tunnels) s.destroy();
-      server.close(() => r());
-    });
-  return { url: `http://127.0.0.1:${port}`, port, seen, close };
-}
-
-/** A SOCKS5 server (no authentication, CONNECT only, loopback targets only). */
-async function startSocksProxy() {
-  const seen: string[] = [];
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
-    client.on('error', () => client.destroy());
-    client.once('data', () => {
-      client.write(Buffer.from([5, 0]));
-      client.once('data', (req: Buffer) => {
-        const type = req[3];
-        let host: string;
-        let offset: number;
-        if (type === 1) {
-          host = [...req.subarray(4, 8)].join('.');
-          offset = 8;
-        } else if (type === 3) {
-          host = req.subarray(5, 5 + req[4]).toString('utf8');
-          offset = 5 + req[4];
-        } else {
-          client.end(Buffer.from([5, 8, 0, 1, 0, 0, 0, 0, 0, 0]));
-          return;
-        }
-        const port = req.readUInt16BE(offset);
-        seen.push(`${host}:${port}`);
-        if (host !== '127.0.0.1' && host !== 'localhost') {
-          client.end(Buffer.from([5, 2, 0, 1, 0, 0, 0, 0, 0, 0]));
-          return;
-        }
-        const upstream = net.connect(port, '127.0.0.1', () => {
-          client.write(Buffer.from([5, 0, 0, 1, 127, 0, 0, 1, 0, 0]));
-          splice(client, upstream);
-        });
-        upstream.on('error', () => client.destroy());
-      });
-    });
-  });
-  const port = await listening(server);
-  return {
-    url: `socks5://127.0.0.1:${port}`,
-    seen,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => r());
-      }),
-  };
-}
 
 describe('per-channel settings in the relay', () => {
   let f: RelayFixture;

@@ -11,7 +11,7 @@ const PARALLEL = 4;
 
 /** Asks the upstream for one channel's balance and saves it. Throws UpstreamQueryError with a message to show. */
 export async function updateChannelBalance(ctx: AppContext, row: ChannelRow): Promise<number> {
-  const balance = await fetchUpstreamBalance(routedChannel(row), ctx.options.get('Price'));
+  const balance = await fetchUpstreamBalance(routedChannel(row), ctx.options.get('Price'), ctx.relay.upstream);
   await recordChannelBalance(ctx.db.kysely, row.id, balance);
   return balance;
 }

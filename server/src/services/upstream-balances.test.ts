@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHANNEL_TYPE as T } from '@switchyard/shared';
 import { COMPAT_KEY, startCompatibleMock, type CompatibleMock } from '../test/mocks/compatible.js';
+import { NO_SETTINGS } from '../relay/channel-settings.js';
+import { createUpstreamClient } from '../relay/upstream.js';
+import { startConnectProxy } from '../test/proxy-stand-ins.js';
 import { UpstreamQueryError } from './channel-upstream.js';
 import { fetchUpstreamBalance } from './upstream-balances.js';
 
@@ -13,13 +16,17 @@ const YUAN_PER_USD = 7.3;
 
 describe('upstream balance queries', () => {
   let mock: CompatibleMock;
+  const upstream = createUpstreamClient({ relayTimeoutSeconds: 0, streamingTimeoutSeconds: 60 });
   const balanceOf = (type: number, flavor: string, key = COMPAT_KEY, yuanPerUsd = YUAN_PER_USD) =>
-    fetchUpstreamBalance({ type, baseUrl: `${mock.url}/${flavor}`, key }, yuanPerUsd);
+    fetchUpstreamBalance({ type, baseUrl: `${mock.url}/${flavor}`, key }, yuanPerUsd, upstream);
 
   beforeAll(async () => {
     mock = await startCompatibleMock();
   });
-  afterAll(() => mock.close());
+  afterAll(async () => {
+    await mock.close();
+    await upstream.close();
+  });
 
   it('OpenAI: hard limit minus the usage in cents', async () => {
     expect(await balanceOf(T.OPENAI, 'openai')).toBe(99.5);
@@ -62,5 +69,16 @@ describe('upstream balance queries', () => {
     const missing = await balanceOf(T.AIGC2D, 'nowhere').catch((e: unknown) => e);
     expect((missing as Error).message).toBe('获取余额失败：上游返回 HTTP 404');
     await expect(balanceOf(T.MISTRAL, 'mistral')).rejects.toThrow('尚未实现');
+  });
+
+  it('asks through the channel’s proxy when it has one', async () => {
+    const proxy = await startConnectProxy();
+    try {
+      const channel = { type: T.SILICONFLOW, baseUrl: `${mock.url}/siliconflow`, key: COMPAT_KEY, settings: { ...NO_SETTINGS, proxy: proxy.url } };
+      expect(await fetchUpstreamBalance(channel, YUAN_PER_USD, upstream)).toBe(88.88);
+      expect(proxy.seen.map((s) => s.target)).toEqual([new URL(mock.url).host]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { CHANNEL_STATUS, CHANNEL_TYPE } from '@switchyard/shared';
 import { abilityRows } from '../../store/abilities.js';
+import { MULTI_KEY_MODES, parseChannelInfo, parseKeys, serializeChannelInfo, type MultiKeyMode } from '../../store/channel-keys.js';
 import { mapChannelType } from '../channel-types.js';
 import type { TableImport } from '../table-import.js';
 import { clip, float, int, jsonObject, text } from '../values.js';
@@ -24,6 +25,27 @@ function fromOneApiConfig(type: number, key: string, other: string, config: Reco
   return { key, other, left };
 }
 
+/**
+ * A later new-api's multi-key state (`channel_info`: JSON on MySQL/PostgreSQL, text on SQLite), stored as we store
+ * it (the same fields): the size counted from the keys themselves (the incumbent's may be stale), per-key states of
+ * indexes past the last key dropped. null for a single-key channel.
+ */
+function multiKeyInfo(raw: unknown, key: string): { info: string; mode: string } | null {
+  const found = jsonObject(raw);
+  const info = parseChannelInfo(found ? JSON.stringify(found) : null);
+  if (!info) return null;
+  const size = parseKeys(key).length;
+  const within = <T>(byIndex: Record<string, T> | undefined) => (byIndex ? Object.fromEntries(Object.entries(byIndex).filter(([i]) => Number(i) < size)) : undefined);
+  const carried = serializeChannelInfo({
+    ...info,
+    multi_key_size: size,
+    multi_key_status_list: within(info.multi_key_status_list),
+    multi_key_disabled_reason: within(info.multi_key_disabled_reason),
+    multi_key_disabled_time: within(info.multi_key_disabled_time),
+  });
+  return { info: carried, mode: info.multi_key_mode };
+}
+
 export function channelsImport(): TableImport<'channels'> {
   const imported: Array<Parameters<typeof abilityRows>[0]> = [];
   return {
@@ -33,6 +55,7 @@ export function channelsImport(): TableImport<'channels'> {
       'id', 'type', 'key', 'open_ai_organization', 'test_model', 'status', 'name', 'weight', 'created_time', 'test_time',
       'response_time', 'base_url', 'other', 'balance', 'balance_updated_time', 'models', 'group', 'used_quota', 'model_mapping',
       'status_code_mapping', 'priority', 'auto_ban', 'other_info', 'tag', 'setting', 'param_override', 'config', 'system_prompt',
+      'channel_info',
     ],
     map(row, ctx) {
       const mapped = mapChannelType(ctx.system, int(row.type));
@@ -43,14 +66,12 @@ export function channelsImport(): TableImport<'channels'> {
         status = CHANNEL_STATUS.MANUALLY_DISABLED;
         otherInfo = JSON.stringify({ ...jsonObject(otherInfo), status_reason: `导入：${mapped.unsupported}`, status_time: ctx.now });
       }
-      // A later new-api keeps several keys in one channel (channel_info.is_multi_key, keys one per line). Our
-      // channels hold one key: such a channel comes in disabled, its keys intact, until it is split by hand.
-      if (jsonObject(row.channel_info)?.is_multi_key === true && status === CHANNEL_STATUS.ENABLED) {
-        ctx.note('imported disabled: a multi-key channel (its keys are kept, one per line)');
-        status = CHANNEL_STATUS.MANUALLY_DISABLED;
-        otherInfo = JSON.stringify({ ...jsonObject(otherInfo), status_reason: '导入：多密钥渠道，请拆分后启用', status_time: ctx.now });
-      }
       let key = text(row.key);
+      // A later new-api keeps several keys in one channel: they come as they are, with the pool's mode and each key's state.
+      const multiKey = multiKeyInfo(row.channel_info, key);
+      if (multiKey && !MULTI_KEY_MODES.includes(multiKey.mode as MultiKeyMode)) {
+        ctx.note(`multi-key mode "${multiKey.mode}" not offered: those channels use their first enabled key`);
+      }
       let other = text(row.other);
       let setting = text(row.setting);
       if (ctx.system === 'one-api') {
@@ -88,6 +109,7 @@ export function channelsImport(): TableImport<'channels'> {
         setting,
         param_override: text(row.param_override),
         max_input_tokens: 0,
+        channel_info: multiKey?.info ?? null,
       };
       imported.push(channel);
       return channel;

@@ -2,10 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppContext } from '../../context.js';
+import { startConnectProxy } from '../../test/proxy-stand-ins.js';
+import { NO_SETTINGS } from '../channel-settings.js';
 import { createUpstreamClient } from '../upstream.js';
 import { callTaskUpstream, MAX_ANSWER_BYTES } from './upstream-call.js';
 
-/* Task upstream calls: read whole, within a deadline, never more than a task answer can be. */
+/* Task upstream calls: read whole, within a deadline, never more than a task answer can be, through the channel's proxy. */
 describe('task upstream calls', () => {
   let server: http.Server;
   let url = '';
@@ -42,7 +44,7 @@ describe('task upstream calls', () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
-  const get = (path: string, timeoutMs = 5_000) => callTaskUpstream(ctx, { url: `${url}${path}`, method: 'GET', headers: {} }, timeoutMs);
+  const get = (path: string, timeoutMs = 5_000) => callTaskUpstream(ctx, {}, { url: `${url}${path}`, method: 'GET', headers: {} }, timeoutMs);
 
   it('reads a JSON answer', async () => {
     expect(await get('/ok')).toEqual({ kind: 'answer', status: 200, text: '{"code":1,"result":"abc"}', json: { code: 1, result: 'abc' } });
@@ -56,5 +58,16 @@ describe('task upstream calls', () => {
 
   it('gives up at its deadline', async () => {
     expect(await get('/slow', 200)).toEqual({ kind: 'unreachable', reason: 'upstream timeout' });
+  });
+
+  it('goes through the channel’s proxy when it has one', async () => {
+    const proxy = await startConnectProxy();
+    try {
+      const channel = { settings: { ...NO_SETTINGS, proxy: proxy.url } };
+      expect(await callTaskUpstream(ctx, channel, { url: `${url}/ok`, method: 'GET', headers: {} }, 5_000)).toMatchObject({ kind: 'answer', status: 200 });
+      expect(proxy.seen.map((s) => s.target)).toEqual([new URL(url).host]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -1,9 +1,11 @@
+import type { RoutedChannel } from '../../cache/routing.js';
 import type { AppContext } from '../../context.js';
 import type { UpstreamRequest } from '../types.js';
 
 /*
  * Task upstreams answer small JSON bodies (a submission's code and id, a batch of task states): each call is read
- * whole, within a deadline, through the relay's upstream client (so its per-origin limit counts these calls too).
+ * whole, within a deadline, through the relay's upstream client (so its per-origin limit counts these calls too),
+ * and through the channel's outbound proxy when it has one, as its relayed calls are.
  */
 
 /** Submissions wait up to a minute (the established gateway's), polls 15 s. */
@@ -16,9 +18,9 @@ export type TaskCallResult =
   | { kind: 'answer'; status: number; text: string; /** Parsed JSON, undefined when the body is not JSON. */ json: unknown }
   | { kind: 'unreachable'; reason: string };
 
-export async function callTaskUpstream(ctx: AppContext, req: UpstreamRequest, timeoutMs: number): Promise<TaskCallResult> {
+export async function callTaskUpstream(ctx: AppContext, channel: Pick<RoutedChannel, 'settings'>, req: UpstreamRequest, timeoutMs: number): Promise<TaskCallResult> {
   try {
-    const res = await ctx.relay.upstream.send(req, AbortSignal.timeout(timeoutMs));
+    const res = await ctx.relay.upstream.via(channel.settings?.proxy).send(req, AbortSignal.timeout(timeoutMs));
     const chunks: Buffer[] = [];
     let size = 0;
     // Leaving the loop early ends the iteration, which destroys the body (and its connection) without an error event.

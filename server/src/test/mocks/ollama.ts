@@ -5,7 +5,8 @@ import { serveMock } from './local-server.js';
 /*
  * A local Ollama server (channel type 4) behind a proxy that checks a Bearer key (Ollama itself checks none): the
  * native POST /api/embed and the OpenAI-compatible POST /v1/chat/completions (JSON, or SSE when streaming), answering
- * from relay/providers/ollama/fixtures/<route>/<case> (routes embed and chat; errors/ for every route). The case is
+ * from relay/providers/ollama/fixtures/<route>/<case> (routes embed and chat; errors/ for every route), and the
+ * native model list GET /api/tags (tags/default). The case is
  * the model name after "mock-"; a model Ollama has not pulled ("…-mock-not-pulled") answers 404 as Ollama does.
  * Ollama's own checks: /api/embed needs model and input (400 {"error": ...}).
  */
@@ -22,6 +23,10 @@ const refuse = (res: http.ServerResponse, rec: MockRequest, status: number, erro
 
 async function handle(mock: OllamaMock, folders: Record<string, CaseFolder>, rec: MockRequest, res: http.ServerResponse): Promise<void> {
   if (rec.headers.authorization !== `Bearer ${mock.key}`) return refuse(res, rec, 401, 'unauthorized');
+  if (rec.method === 'GET' && rec.path === '/api/tags') {
+    const tags = folders.tags.get(DEFAULT_CASE)!.answer!;
+    return sendBody(res, rec, tags.status, JSON_HEADERS, JSON.stringify(tags.body));
+  }
   const route = rec.method !== 'POST' ? null : rec.path === '/api/embed' ? 'embed' : rec.path === '/v1/chat/completions' ? 'chat' : null;
   if (!route) return sendBody(res, rec, 404, { 'content-type': 'text/plain' }, '404 page not found');
   const json = rec.json;
@@ -38,6 +43,6 @@ async function handle(mock: OllamaMock, folders: Record<string, CaseFolder>, rec
 
 export async function startOllamaMock(key = 'ollama-proxy-key'): Promise<OllamaMock> {
   const load = (route: string) => loadCaseFolder(new URL(`${route}/`, FIXTURES));
-  const folders = { embed: load('embed'), chat: load('chat'), errors: load('errors') };
+  const folders = { embed: load('embed'), chat: load('chat'), tags: load('tags'), errors: load('errors') };
   return serveMock<OllamaMock>({ key }, (mock) => startFixtureServer((rec, res) => handle(mock, folders, rec, res)));
 }

@@ -31,7 +31,9 @@ export function ModelsField({ form, editingId }: Props) {
   };
 
   const fetchUpstream = async () => {
-    if (type !== CHANNEL_TYPE.OPENAI) {
+    // A saved channel's list is asked by the server, which knows each type's listing (and its proxy); a new channel's
+    // only of an OpenAI upstream, from the browser.
+    if (editingId === null && type !== CHANNEL_TYPE.OPENAI) {
       notify.error(t('仅支持 OpenAI 接口格式'));
       return;
     }

@@ -6,6 +6,7 @@ import type { MidjourneyRow } from '../../../store/async-tasks.js';
 import { openAccount, type Account } from '../../../test/ledger.js';
 import type { TestDatabase } from '../../../test/databases.js';
 import { startMidjourneyProxyStandIn, type MidjourneyProxyStandIn } from '../../../test/midjourney-proxy-stand-in.js';
+import { startConnectProxy, type ConnectProxy } from '../../../test/proxy-stand-ins.js';
 import { startRelay, type RelayFixture } from '../../../test/relay-fixture.js';
 
 /*
@@ -34,6 +35,8 @@ export interface MjFixture {
   call(key: string, method: 'GET' | 'POST', url: string, payload?: unknown, headers?: Record<string, string>): Promise<LightMyRequestResponse>;
   row(mjId: string): Promise<MidjourneyRow>;
   poll(): Promise<void>;
+  /** Runs `test` with the first channel's calls going through a local HTTP proxy (its `setting.proxy`), then directly again. */
+  behindProxy(test: (proxy: ConnectProxy) => Promise<void>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,6 +62,20 @@ export async function startMjFixture(database: TestDatabase, env: Record<string,
       f.t.app.inject({ method, url, headers: { authorization: `Bearer ${key}`, ...headers }, ...(payload === undefined ? {} : { payload: payload as Record<string, unknown> }) }),
     row: async (mjId) => db.selectFrom('midjourneys').selectAll().where('mj_id', '=', mjId).orderBy('id', 'desc').executeTakeFirstOrThrow(),
     poll: () => f.t.app.ctx.jobs.runNow('task-poller:midjourney'),
+    behindProxy: async (test) => {
+      const proxy = await startConnectProxy();
+      const setting = async (value: string) => {
+        await db.updateTable('channels').set({ setting: value }).where('id', '=', channelId).execute();
+        await f.t.app.ctx.routing.load();
+      };
+      try {
+        await setting(JSON.stringify({ proxy: proxy.url }));
+        await test(proxy);
+      } finally {
+        await setting('');
+        await proxy.close();
+      }
+    },
     close: async () => {
       await f.close();
       await stand.close();

@@ -6,6 +6,7 @@ import { findImage } from './rows.js';
  * GET /mj/image/{id}: the image of a known task, fetched from the address its proxy reported (never one a client
  * gave) and streamed through as it arrives — an upscale is several MB and is never held whole. No key is asked,
  * as in the established gateway: the task id is the secret, and the address is what MjForwardUrlEnabled hides.
+ * Fetched through the task's channel's outbound proxy when it has one (direct when the channel is gone).
  */
 
 /** The wait for the image's headers; the body then flows under the upstream client's idle timeout. */
@@ -15,8 +16,9 @@ const fail = (reply: FastifyReply, status: number, error: string) =>
   reply.status(status).header('content-type', 'application/json; charset=utf-8').send(JSON.stringify({ error }));
 
 export async function streamImage(ctx: AppContext, mjId: string, reply: FastifyReply): Promise<void> {
-  const url = await findImage(ctx.db.kysely, mjId);
-  if (!url || !/^https?:\/\//i.test(url)) {
+  const image = await findImage(ctx.db.kysely, mjId);
+  const url = image?.url;
+  if (!image || !url || !/^https?:\/\//i.test(url)) {
     void fail(reply, 404, 'midjourney_task_not_found');
     return;
   }
@@ -24,7 +26,8 @@ export async function streamImage(ctx: AppContext, mjId: string, reply: FastifyR
   const timer = setTimeout(() => abort.abort(), HEAD_TIMEOUT_MS);
   let res;
   try {
-    res = await ctx.relay.upstream.send({ url, method: 'GET', headers: { accept: 'image/*,*/*' } }, abort.signal);
+    const proxy = ctx.routing.channel(image.channelId)?.settings?.proxy;
+    res = await ctx.relay.upstream.via(proxy).send({ url, method: 'GET', headers: { accept: 'image/*,*/*' } }, abort.signal);
   } catch (err) {
     ctx.log.warn({ err, mjId }, 'fetching a Midjourney image failed');
     void fail(reply, 502, 'http_get_image_failed');

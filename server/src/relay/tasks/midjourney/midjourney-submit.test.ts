@@ -6,7 +6,8 @@ import { expectBooks, mjBooks, quotaOf, useMjFixture, type MjFixture } from './f
 
 /*
  * Submissions through the Midjourney routes against stand-in proxies: what is forwarded, what each answer code
- * costs, follow-ups on the original task's channel, and the gateway's own refusals in the proxy's error shape.
+ * costs, follow-ups on the original task's channel, the gateway's own refusals in the proxy's error shape, and a
+ * channel's outbound proxy in between.
  */
 
 describe.each(testDatabases())('Midjourney submissions on $name', (database) => {
@@ -275,5 +276,15 @@ describe.each(testDatabases())('Midjourney submissions on $name', (database) => 
     expect(row).toMatchObject({ status: 'SUCCESS', progress: '100%', mj_id: '' });
     const books = await mjBooks(m.db, a);
     expect(books.charged).toBe(quotaOf(0.1) * 2);
+  });
+
+  it('submits through the channel’s outbound proxy when it has one', async () => {
+    await m.behindProxy(async (proxy) => {
+      const a = await m.account();
+      const res = await m.call(a.key, 'POST', '/mj/submit/imagine', { prompt: 'a cat behind a proxy' });
+      expect(res.json()).toMatchObject({ code: 1 });
+      expect(m.stand.submissions.at(-1)!.body).toEqual({ prompt: 'a cat behind a proxy' });
+      expect(proxy.seen.map((s) => s.target)).toEqual([new URL(m.stand.url).host]);
+    });
   });
 });

@@ -254,4 +254,25 @@ describe.each(testDatabases())('Midjourney tasks on $name', (database) => {
     expect(none.status).toBe(404);
     await none.body?.cancel();
   });
+
+  it('polls and fetches images through the channel’s outbound proxy when it has one', async () => {
+    await m.behindProxy(async (proxy) => {
+      const a = await m.account();
+      const id = await imagine(a.key);
+      const host = new URL(m.stand.url).host;
+      expect(proxy.seen.map((s) => s.target)).toEqual([host]);
+      // Each step's call is seen opening a tunnel of its own once the kept-alive one is ended.
+      await proxy.dropTunnels();
+      for (let i = 0; i < 3; i++) await m.poll();
+      expect(await m.row(id)).toMatchObject({ status: 'SUCCESS' });
+      const polled = proxy.seen.length;
+      expect(polled).toBeGreaterThan(1);
+      await proxy.dropTunnels();
+      const image = await fetch(`${m.f.baseUrl}/mj/image/${id}`);
+      expect(image.status).toBe(200);
+      expect((await image.arrayBuffer()).byteLength).toBe(m.stand.imageBytes);
+      expect(proxy.seen.length).toBe(polled + 1);
+      expect(new Set(proxy.seen.map((s) => s.target))).toEqual(new Set([host]));
+    });
+  });
 });

@@ -49,6 +49,7 @@ export async function pollMidjourney(ctx: AppContext): Promise<void> {
 export async function pollChannel(ctx: AppContext, channel: RoutedChannel, batch: readonly MidjourneyRow[], now = Date.now()): Promise<void> {
   const answer = await callTaskUpstream(
     ctx,
+    channel,
     {
       url: `${resolveBaseUrl(channel)}/mj/task/list-by-condition`,
       method: 'POST',

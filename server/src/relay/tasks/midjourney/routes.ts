@@ -115,6 +115,7 @@ export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
         const channel = pinnedChannel(ctx, row.channel_id);
         const answer = await callTaskUpstream(
           ctx,
+          channel,
           { url: `${resolveBaseUrl(channel)}${upstreamPathOf(request)}`, method: 'GET', headers: { 'mj-api-secret': channel.key } },
           IMAGE_SEED_TIMEOUT_MS,
         );

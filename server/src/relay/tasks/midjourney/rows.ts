@@ -38,10 +38,10 @@ export async function listOwnTasks(db: Db, scope: TaskScope, mjIds: readonly str
 }
 
 /** Any task with this upstream id and an image: what the unauthenticated image route may fetch. */
-export async function findImage(db: Db, mjId: string): Promise<string | undefined> {
+export async function findImage(db: Db, mjId: string): Promise<{ url: string; channelId: number } | undefined> {
   if (!mjId) return undefined;
-  const row = await db.selectFrom('midjourneys').select('image_url').where('mj_id', '=', mjId).where('image_url', '!=', '').orderBy('id', 'desc').executeTakeFirst();
-  return row?.image_url;
+  const row = await db.selectFrom('midjourneys').select(['image_url', 'channel_id']).where('mj_id', '=', mjId).where('image_url', '!=', '').orderBy('id', 'desc').executeTakeFirst();
+  return row ? { url: row.image_url, channelId: Number(row.channel_id) } : undefined;
 }
 
 /**

@@ -70,6 +70,7 @@ export async function submitDrawing(ctx: AppContext, call: SubmitCall): Promise<
 async function attempt(ctx: AppContext, channel: RoutedChannel, path: string, body: string, action: MjAction, prompt: string): Promise<TaskAttempt> {
   const result = await callTaskUpstream(
     ctx,
+    channel,
     { url: `${resolveBaseUrl(channel)}${path}`, method: 'POST', headers: { 'content-type': 'application/json', 'mj-api-secret': channel.key }, body },
     SUBMIT_TIMEOUT_MS,
   );

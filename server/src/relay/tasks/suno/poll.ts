@@ -57,7 +57,7 @@ async function pollChannel(ctx: AppContext, channel: RoutedChannel, batch: TaskR
 async function fetchStates(ctx: AppContext, channel: RoutedChannel, batch: TaskRow[]): Promise<SunoTaskState[] | null> {
   const body = JSON.stringify({ ids: [...new Set(batch.map((t) => t.task_id))] });
   const url = `${baseUrlOf(channel)}/suno/fetch`;
-  const result = await callTaskUpstream(ctx, { url, method: 'POST', headers: upstreamHeaders(channel), body }, POLL_TIMEOUT_MS);
+  const result = await callTaskUpstream(ctx, channel, { url, method: 'POST', headers: upstreamHeaders(channel), body }, POLL_TIMEOUT_MS);
   if (result.kind === 'unreachable') {
     ctx.log.warn({ channel: channel.id, reason: result.reason }, 'polling Suno tasks: upstream unreachable');
     return null;

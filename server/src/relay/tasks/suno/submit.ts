@@ -30,7 +30,7 @@ export function upstreamHeaders(channel: RoutedChannel): Record<string, string> 
 export async function submitToChannel(ctx: AppContext, channel: RoutedChannel, action: SunoAction, submission: SunoSubmission): Promise<TaskAttempt> {
   const url = `${baseUrlOf(channel)}/suno/submit/${action.toLowerCase()}`;
   const body = JSON.stringify(submission.body);
-  const result = await callTaskUpstream(ctx, { url, method: 'POST', headers: upstreamHeaders(channel), body }, SUBMIT_TIMEOUT_MS);
+  const result = await callTaskUpstream(ctx, channel, { url, method: 'POST', headers: upstreamHeaders(channel), body }, SUBMIT_TIMEOUT_MS);
   if (result.kind === 'unreachable') {
     if (result.reason === 'upstream timeout') {
       return { kind: 'refused', reply: { status: 504, body: errorBody({ code: 'upstream_timeout', message: '上游响应超时' }) }, retry: false };

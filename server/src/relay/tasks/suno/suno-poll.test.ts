@@ -10,13 +10,15 @@ import { openAccount } from '../../../test/ledger.js';
 import { ENDLESS_SCRIPT, FAILING_SCRIPT, MUSIC_SCRIPT, startSunoStandIn, type SunoStandIn } from '../../../test/suno-stand-in.js';
 import { expectBooks, submitMusic, suno, sunoChannel, taskRow } from '../../../test/suno-fixture.js';
 import { deleteChannels } from '../../../store/channels.js';
+import { startConnectProxy } from '../../../test/proxy-stand-ins.js';
 import { TASK_TIMEOUT_SECONDS, TIMEOUT_REASON } from './poll.js';
 
 /*
  * The Suno poller against a local Suno-API: tasks advance with the upstream's answers and end once — a success
  * stays charged, a failure (the upstream's, a vanished channel, an hour without an end) is refunded once to the
  * user and the token, and a success that arrives after the refund (or a failure after the success) changes nothing.
- * A poller that restarts mid-task picks up where the last one stopped.
+ * A poller that restarts mid-task picks up where the last one stopped. A channel with an outbound proxy is submitted
+ * to and polled through it.
  */
 
 const MUSIC_QUOTA = 50_000;
@@ -188,5 +190,30 @@ describe.each(testDatabases())('the Suno poller on $name', (database) => {
     expect(up.polls - polls).toBe(1);
     expect(await taskRow(app, taskId)).toMatchObject({ status: 'SUCCESS', progress: '100%' });
     expect(await expectBooks(app, a)).toMatchObject({ consumed: MUSIC_QUOTA, refunded: 0 });
+  });
+
+  it('submits and polls through the channel’s proxy when it has one', async () => {
+    const proxy = await startConnectProxy();
+    const setting = (value: string) => kysely().updateTable('channels').set({ setting: value }).where('id', '=', channelId).execute();
+    try {
+      await setting(JSON.stringify({ proxy: proxy.url }));
+      await app.ctx.routing.load();
+      const a = await account();
+      up.submits.push({ kind: 'accept', script: MUSIC_SCRIPT });
+      const taskId = await submitMusic(app, a.key);
+      expect(proxy.seen).toHaveLength(1);
+      // The kept-alive tunnel ended: the poller's call is seen opening its own.
+      await proxy.dropTunnels();
+      await poll();
+      expect(proxy.seen).toHaveLength(2);
+      await poll();
+      await poll();
+      expect(await taskRow(app, taskId)).toMatchObject({ status: 'SUCCESS' });
+      expect(new Set(proxy.seen.map((s) => s.target))).toEqual(new Set([new URL(up.url).host]));
+    } finally {
+      await setting('');
+      await app.ctx.routing.load();
+      await proxy.close();
+    }
   });
 });

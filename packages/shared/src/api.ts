@@ -170,6 +170,9 @@ export interface ChannelKeyPoolInfo {
   multi_key_disabled_time?: Record<string, number>;
   multi_key_polling_index: number;
   multi_key_mode: string;
+  /** Index -> the key's balance in USD at its last update (this project's addition; the incumbent ignores it). */
+  multi_key_balance?: Record<string, number>;
+  multi_key_balance_time?: Record<string, number>;
 }
 
 /** One key of a multi-key channel in POST /api/channel/multi_key/manage get_key_status: a preview, never the key. */
@@ -180,6 +183,9 @@ export interface ChannelKeyState {
   disabled_time?: number;
   reason?: string;
   key_preview: string;
+  /** The key's balance in USD at its last update, and when (unix seconds); absent until asked. */
+  balance?: number;
+  balance_updated_time?: number;
 }
 
 /** get_key_status: one page of keys (filtered by status when asked) and the counts over all keys. */

@@ -169,6 +169,11 @@ function keyStatusPage(row: ChannelRow, info: ChannelInfo, req: Manage): Channel
       if (time) state.disabled_time = time;
       if (reason) state.reason = reason;
     }
+    const balance = info.multi_key_balance?.[String(index)];
+    if (balance !== undefined) {
+      state.balance = balance;
+      state.balance_updated_time = info.multi_key_balance_time?.[String(index)] ?? 0;
+    }
     all.push(state);
   });
   const filtered = req.status === undefined ? all : all.filter((k) => k.status === req.status);

@@ -172,8 +172,8 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
   const updateOne = async (request: FastifyRequest) => {
     const row = await existing(ctx, request);
     try {
-      const balance = await updateChannelBalance(ctx, row);
-      return { success: true, message: '', balance, data: { balance } };
+      const { balance, keys } = await updateChannelBalance(ctx, row);
+      return { success: true, message: '', balance, data: keys ? { balance, keys } : { balance } };
     } catch (err) {
       if (!(err instanceof UpstreamQueryError)) throw err;
       throw fail(err.message);

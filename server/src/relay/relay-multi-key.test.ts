@@ -153,8 +153,46 @@ describe.each(testDatabases())('multi-key channels on $name', (database) => {
     const state = await info(id);
     expect(state.info.multi_key_status_list).toEqual({ '0': 3 });
     expect(state.status).toBe(1);
-    // Balances are asked with an enabled key.
+    // The balance is what the enabled keys hold; the refused key's own query fails alone.
     const balance = await f.t.call(f.root, { method: 'GET', url: `/api/channel/update_balance/${id}` });
-    expect(balance.json()).toMatchObject({ success: true, balance: 100 });
+    expect(balance.json()).toMatchObject({ success: true, balance: 100, data: { balance: 100, keys: [{ index: 0, message: expect.stringContaining('获取余额失败') }, { index: 1, balance: 100 }] } });
+  });
+
+  it('asks each key its balance, keeps it per key, and switches off only the keys whose account is empty', async () => {
+    const keys = ['sk-balance-full', 'sk-balance-empty', 'sk-balance-half', 'sk-balance-by-hand'];
+    mock.otherKeys = [...GOOD.slice(1), ...keys];
+    mock.hardLimits = { 'sk-balance-empty': 20, 'sk-balance-half': 70, 'sk-balance-by-hand': 1000 };
+    const { id } = await pool(keys, 'random');
+    const manage = (payload: object) => f.t.call(f.root, { method: 'POST', url: '/api/channel/multi_key/manage', payload: { channel_id: id, ...payload } });
+    expect((await manage({ action: 'disable_key', key_index: 3 })).json()).toMatchObject({ success: true });
+
+    const one = (await f.t.call(f.root, { method: 'GET', url: `/api/channel/update_balance/${id}` })).json() as { balance: number; data: { keys: unknown[] } };
+    // $120 - $20, $20 - $20, $70 - $20; the key disabled by hand is not asked.
+    expect(one.balance).toBe(150);
+    expect(one.data.keys).toEqual([
+      { index: 0, balance: 100 },
+      { index: 1, balance: 0 },
+      { index: 2, balance: 50 },
+    ]);
+    const status = (await manage({ action: 'get_key_status' })).json() as { data: { keys: Array<{ index: number; balance?: number; balance_updated_time?: number }> } };
+    expect(status.data.keys.map((k) => [k.index, k.balance])).toEqual([
+      [0, 100],
+      [1, 0],
+      [2, 50],
+      [3, undefined],
+    ]);
+    expect(status.data.keys[0].balance_updated_time).toBeGreaterThan(0);
+    const stored = await db().selectFrom('channels').select(['balance']).where('id', '=', id).executeTakeFirstOrThrow();
+    expect(Number(stored.balance)).toBe(150);
+
+    // The balance monitor (update all): the empty key goes off alone, the channel stays on.
+    expect((await f.t.call(f.root, { method: 'GET', url: '/api/channel/update_balance' })).json()).toMatchObject({ success: true });
+    const state = await info(id);
+    expect(state.info.multi_key_status_list).toEqual({ '1': 3, '3': 2 });
+    expect(state.info.multi_key_disabled_reason['1']).toBe('余额不足');
+    expect(state.status).toBe(1);
+    // Deleting a key keeps the others' balances on their new indexes.
+    expect((await manage({ action: 'delete_key', key_index: 0 })).json()).toMatchObject({ success: true });
+    expect((await info(id)).info.multi_key_balance).toEqual({ '0': 0, '1': 50 });
   });
 });

@@ -103,12 +103,15 @@ const QUERIES: Readonly<Record<number, BalanceQuery>> = {
   [T.MOONSHOT]: moonshotBalance,
 };
 
-/** The channel's remaining balance in USD as its upstream reports it; '尚未实现' for types without a balance API. */
-export async function fetchUpstreamBalance(channel: BalanceChannel, yuanPerUsd: number, upstream: UpstreamClient): Promise<number> {
+/**
+ * The channel's remaining balance in USD as its upstream reports it, asked with `key` (by default the first enabled
+ * one); '尚未实现' for types without a balance API.
+ */
+export async function fetchUpstreamBalance(channel: BalanceChannel, yuanPerUsd: number, upstream: UpstreamClient, key = firstEnabledKey(channel)): Promise<number> {
   const query = QUERIES[channel.type];
   const base = baseOf(channel);
   if (!query || !base) throw new UpstreamQueryError('尚未实现');
   const getJson: JsonGet = jsonGetter(channelCalls(upstream, channel), FAILED);
   const get = async (url: string, headers: Record<string, string>) => (await getJson(url, headers)) as Json;
-  return query({ get, base, key: firstEnabledKey(channel), yuanPerUsd: yuanPerUsd > 0 ? yuanPerUsd : 7.3 });
+  return query({ get, base, key, yuanPerUsd: yuanPerUsd > 0 ? yuanPerUsd : 7.3 });
 }

@@ -53,6 +53,8 @@ export function parseChannelInfo(text: string | null | undefined): ChannelInfo |
     multi_key_disabled_time: record(o.multi_key_disabled_time, isNumber),
     multi_key_polling_index: isNumber(o.multi_key_polling_index) ? o.multi_key_polling_index : 0,
     multi_key_mode: isString(o.multi_key_mode) ? o.multi_key_mode : '',
+    multi_key_balance: record(o.multi_key_balance, isNumber),
+    multi_key_balance_time: record(o.multi_key_balance_time, isNumber),
   };
 }
 
@@ -64,6 +66,8 @@ export function serializeChannelInfo(info: ChannelInfo): string {
   if (info.multi_key_disabled_time && Object.keys(info.multi_key_disabled_time).length > 0) out.multi_key_disabled_time = info.multi_key_disabled_time;
   out.multi_key_polling_index = info.multi_key_polling_index;
   out.multi_key_mode = info.multi_key_mode;
+  if (info.multi_key_balance && Object.keys(info.multi_key_balance).length > 0) out.multi_key_balance = info.multi_key_balance;
+  if (info.multi_key_balance_time && Object.keys(info.multi_key_balance_time).length > 0) out.multi_key_balance_time = info.multi_key_balance_time;
   return JSON.stringify(out);
 }
 
@@ -119,16 +123,29 @@ export function withKeyStatus(info: ChannelInfo, index: number, status: number, 
   return { ...info, multi_key_status_list: statuses, multi_key_disabled_reason: reasons, multi_key_disabled_time: times };
 }
 
-/** Keeps only the keys `keep` accepts, renumbering their statuses. */
+/** Records the balances (USD) just asked of some keys, at `time`. */
+export function withKeyBalances(info: ChannelInfo, balances: ReadonlyMap<number, number>, time = nowSeconds()): ChannelInfo {
+  const amounts = { ...info.multi_key_balance };
+  const times = { ...info.multi_key_balance_time };
+  for (const [index, usd] of balances) {
+    amounts[String(index)] = usd;
+    times[String(index)] = time;
+  }
+  return { ...info, multi_key_balance: amounts, multi_key_balance_time: times };
+}
+
+/** Keeps only the keys `keep` accepts, renumbering their statuses and balances. */
 export function withoutKeys(keys: readonly string[], info: ChannelInfo, keep: (index: number) => boolean): { keys: string[]; info: ChannelInfo } {
   const out: string[] = [];
-  let next: ChannelInfo = { ...info, multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {} };
+  let next: ChannelInfo = { ...info, multi_key_status_list: {}, multi_key_disabled_reason: {}, multi_key_disabled_time: {}, multi_key_balance: {}, multi_key_balance_time: {} };
   keys.forEach((key, i) => {
     if (key === '' || !keep(i)) return;
     const status = keyStatus(info, i);
     if (status !== CHANNEL_STATUS.ENABLED) {
       next = withKeyStatus(next, out.length, status, info.multi_key_disabled_reason?.[String(i)] ?? '', info.multi_key_disabled_time?.[String(i)] ?? 0);
     }
+    const usd = info.multi_key_balance?.[String(i)];
+    if (usd !== undefined) next = withKeyBalances(next, new Map([[out.length, usd]]), info.multi_key_balance_time?.[String(i)] ?? 0);
     out.push(key);
   });
   next.multi_key_size = out.length;

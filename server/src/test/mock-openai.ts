@@ -46,6 +46,8 @@ export interface MockOpenAI extends RecordingServer {
   key: string;
   /** Further keys it accepts (a channel holding several keys of one account). */
   otherKeys?: string[];
+  /** Per key: the account's hard limit in USD its billing calls report (else $120; $20 is always spent). */
+  hardLimits?: Record<string, number>;
   /** Behaviour for every call until changed. */
   behaviour: MockBehaviour;
   /** Behaviours for the next calls, in order (then `behaviour`). */
@@ -211,8 +213,10 @@ async function handle(mock: MockOpenAI, req: MockRequest, res: http.ServerRespon
     case '/v1/models':
       return send(res, 200, { object: 'list', data: ['gpt-4o-mini', 'gpt-4o', 'text-embedding-3-small'].map((id) => ({ id, object: 'model', created, owned_by: 'openai' })) });
     // OpenAI's legacy billing calls: a $120 limit of which $20 (2000 cents) is spent.
-    case '/v1/dashboard/billing/subscription':
-      return send(res, 200, { object: 'billing_subscription', has_payment_method: true, soft_limit_usd: 120, hard_limit_usd: 120, system_hard_limit_usd: 120, access_until: 0 });
+    case '/v1/dashboard/billing/subscription': {
+      const limit = mock.hardLimits?.[String(presented)] ?? 120;
+      return send(res, 200, { object: 'billing_subscription', has_payment_method: true, soft_limit_usd: limit, hard_limit_usd: limit, system_hard_limit_usd: limit, access_until: 0 });
+    }
     case '/v1/dashboard/billing/usage':
       return send(res, 200, { object: 'list', total_usage: 2000 });
     default:

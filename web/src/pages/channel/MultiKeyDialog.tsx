@@ -79,6 +79,19 @@ function KeyTable({ channel, onChanged }: { channel: ChannelDto; onChanged(): vo
         ),
     },
     {
+      title: t('余额'),
+      dataIndex: 'balance',
+      key: 'balance',
+      render: (balance: number | undefined, k) =>
+        balance === undefined ? (
+          '-'
+        ) : (
+          <Tooltip title={k.balance_updated_time ? `${t('更新时间：')}${formatUnixTime(k.balance_updated_time)}` : undefined}>
+            {`$${balance.toFixed(2)}`}
+          </Tooltip>
+        ),
+    },
+    {
       title: t('禁用时间'),
       dataIndex: 'disabled_time',
       key: 'disabled_time',

@@ -41,7 +41,7 @@ export interface RoutedChannel {
 const TOPIC = 'channels';
 const MAX_MEMO = 1000;
 
-function jsonObject(text: string): Record<string, unknown> {
+export function jsonObject(text: string): Record<string, unknown> {
   if (!text || !text.trim()) return {};
   try {
     const v: unknown = JSON.parse(text);

@@ -86,6 +86,15 @@ const Fields = z.object({
 
 export const CreateBody = Fields.partial();
 export const UpdateBody = Fields.partial().extend({ id: entityId });
+/** POST /api/channel/fetch_models: the models of a channel not saved yet (the established gateway's call). */
+export const FetchModelsBody = z.object({
+  type: z.number().int(),
+  key: z.string().trim().min(1, '请填写密钥'),
+  base_url: z.string().trim().max(1024).default(''),
+  other: z.string().max(4096).default(''),
+  /** The channel's setting JSON (its proxy is used). */
+  setting: z.string().max(65_536).default(''),
+});
 export const IdsBody = z.object({ ids: z.array(entityId).max(MAX_BATCH, M.tooManySelected).default([]) });
 export type Sent = z.infer<typeof CreateBody>;
 

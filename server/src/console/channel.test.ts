@@ -254,6 +254,19 @@ describe.each(testDatabases())('channels API on $name', (database) => {
     expect((await call('GET', `/api/channel/fetch_models/${down}`)).message.startsWith('获取模型列表失败')).toBe(true);
   });
 
+  it('fetches the model list of a channel not saved yet (the established POST /api/channel/fetch_models), admins only', async () => {
+    const unsaved = (body: object) => call<string[]>('POST', '/api/channel/fetch_models', body);
+    expect((await unsaved({ type: 1, base_url: upstream.url, key: `${KEY}\nsk-second-line` })).data).toEqual(['gpt-4o', 'gpt-4o-mini']);
+    const failed = await unsaved({ type: 1, base_url: upstream.url, key: 'wrong-key' });
+    expect(failed.success).toBe(false);
+    expect(failed.message.startsWith('获取模型列表失败')).toBe(true);
+    expect(JSON.stringify(failed)).not.toContain('wrong-key');
+    expect((await unsaved({ type: 36, key: KEY })).message).toBe('仅支持 OpenAI 接口格式');
+    expect(await unsaved({ type: 1, base_url: upstream.url, key: '  ' })).toMatchObject({ success: false, message: '请填写密钥' });
+    const user = await t.call(alice, { method: 'POST', url: '/api/channel/fetch_models', payload: { type: 1, base_url: upstream.url, key: KEY } });
+    expect(user.statusCode).toBe(403);
+  });
+
   it('updates balances: OpenAI billing, SiliconFlow, not implemented elsewhere, and all enabled', async () => {
     const [openai] = await create({ base_url: upstream.url, key: KEY });
     const [silicon] = await create({ type: 40, base_url: upstream.url, key: KEY });

@@ -16,8 +16,8 @@ import {
   updateChannel,
   type ChannelOrder,
 } from '../store/channels.js';
-import { canFetchModels, fetchUpstreamModels, UpstreamQueryError } from '../services/channel-upstream.js';
-import { changesFor, CHANNEL_MESSAGES as M, IdsBody, UpdateBody } from './channel-input.js';
+import { canFetchModels, fetchUpstreamModels, unsavedChannel, UpstreamQueryError } from '../services/channel-upstream.js';
+import { changesFor, CHANNEL_MESSAGES as M, FetchModelsBody, IdsBody, UpdateBody } from './channel-input.js';
 import { channelInfoView, channelsForCreate, multiKeyChanges, multiKeyRoutes } from './channel-multi-key.js';
 import { TEST_MESSAGES } from '../services/channel-tests.js';
 import { updateAllBalances, updateChannelBalance } from '../services/channel-balances.js';
@@ -145,6 +145,17 @@ export const channelRoutes: FastifyPluginAsync = async (app) => {
     if (!canFetchModels(row.type)) throw fail('仅支持 OpenAI 接口格式');
     try {
       return ok(await fetchUpstreamModels(routedChannel(row), ctx.relay.upstream));
+    } catch (err) {
+      throw fail(upstreamMessage(err, '获取模型列表失败'));
+    }
+  });
+
+  // Scripts written for the established gateway ask an unsaved channel's models with its type, key and base URL.
+  app.post('/channel/fetch_models', admin, async (request) => {
+    const body = parse(FetchModelsBody, request.body);
+    if (!canFetchModels(body.type)) throw fail('仅支持 OpenAI 接口格式');
+    try {
+      return ok(await fetchUpstreamModels(unsavedChannel(body), ctx.relay.upstream));
     } catch (err) {
       throw fail(upstreamMessage(err, '获取模型列表失败'));
     }

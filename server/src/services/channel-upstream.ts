@@ -1,6 +1,7 @@
 import { CHANNEL_TYPE, defaultBaseUrl, defaultModels, isOpenAIFormat } from '@switchyard/shared';
 import type { Dispatcher } from 'undici';
-import type { RoutedChannel } from '../cache/routing.js';
+import { jsonObject, type RoutedChannel } from '../cache/routing.js';
+import { channelSettings } from '../relay/channel-settings.js';
 import { ollamaRoot } from '../relay/providers/ollama/index.js';
 import { palmRoot } from '../relay/providers/palm/index.js';
 import type { UpstreamCalls, UpstreamClient } from '../relay/upstream.js';
@@ -21,6 +22,11 @@ const ANTHROPIC_VERSION = '2023-06-01';
 const MODELS_FAILED = '获取模型列表失败';
 
 type UpstreamChannel = Pick<RoutedChannel, 'baseUrl' | 'type' | 'key' | 'other' | 'keyPool' | 'settings'>;
+
+/** What the upstream calls here need of a channel the console has not saved yet (its fields as the form sends them). */
+export function unsavedChannel(c: { type: number; key: string; base_url: string; other: string; setting: string }): UpstreamChannel {
+  return { type: c.type, key: c.key, baseUrl: c.base_url.replace(/\/+$/, ''), other: c.other, keyPool: null, settings: channelSettings(jsonObject(c.setting), {}) };
+}
 
 /** The calls of a channel: through its proxy when it has one. */
 export const channelCalls = (upstream: UpstreamClient, channel: Pick<RoutedChannel, 'settings'>): UpstreamCalls => upstream.via(channel.settings?.proxy);

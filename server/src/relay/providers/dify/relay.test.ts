@@ -16,7 +16,7 @@ import { countTextTokens } from '../../tokenizer.js';
  */
 
 const PRICE: Price = { ratio: 1, completion: 2 };
-const MODELS = ['dify', 'dify-no-usage', 'dify-cut', 'dify-stream-error', 'dify-quota', 'dify-progress', 'dify-bad-key'];
+const MODELS = ['dify', 'dify-no-usage', 'dify-cut', 'dify-stream-error', 'dify-quota', 'dify-progress', 'dify-bad-key', 'dify-revoked'];
 const costOf = (model: string, t: Tokens) => costAt(model, t, PRICE);
 const ANSWER = 'Hello from the Dify mock.';
 
@@ -214,8 +214,9 @@ describe.each(testDatabases().slice(0, 1))('Dify channels through the relay on $
     it('disables a channel whose key Dify refuses, and charges nothing', async () => {
       await f.setOption('AutomaticDisableChannelEnabled', 'true');
       try {
-        const bad = await f.channel({ type: 37, base_url: mock.url, key: 'app-revoked', models: 'dify-bad-key', auto_ban: 1 });
-        await free(() => expect(client.chat.completions.create({ model: 'dify-bad-key', messages: hi })).rejects.toMatchObject({ status: 502 }));
+        // A model of its own: the test above left a channel (auto_ban off) serving dify-bad-key, which a call could take.
+        const bad = await f.channel({ type: 37, base_url: mock.url, key: 'app-revoked', models: 'dify-revoked', auto_ban: 1 });
+        await free(() => expect(client.chat.completions.create({ model: 'dify-revoked', messages: hi })).rejects.toMatchObject({ status: 502 }));
         // The channel is disabled beside the answer: waited for, not slept on.
         await expect
           .poll(async () => (await f.t.app.ctx.db.kysely.selectFrom('channels').select('status').where('id', '=', bad).executeTakeFirstOrThrow()).status)

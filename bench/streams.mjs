@@ -25,7 +25,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import {
   BENCH, CLK_TCK, HOST, MODEL, PINNED, ROOT, UPSTREAM_KEY, cleanup, cpuTicks, fail, listeningPort, logTail, machine,
-  makeTmpDir, memKB, pinNote, pinSelf, setupSwitchyard, startChild, startSwitchyard, stopChildrenOnExit, tmpDir,
+  makeTmpDir, memKB, pinNote, pinSelf, processTree, setupSwitchyard, startChild, startSwitchyard, stopChildrenOnExit, tmpDir,
   writeResultsSection,
 } from './lib/harness.mjs';
 
@@ -101,15 +101,6 @@ async function mockStats(mockUrl, reset = false) {
 
 const pct = (sorted, p) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN);
 
-/** The process and its children (a node's primary and workers). */
-function processTree(pid) {
-  try {
-    const children = execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number);
-    return [pid, ...children];
-  } catch {
-    return [pid];
-  }
-}
 const sum = (pids, read) => pids.reduce((n, p) => n + (read(p) || 0), 0);
 
 /** Opens N streams within the ramp, holds them to the end, and reads what the upstream and the relay saw. */

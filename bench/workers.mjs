@@ -12,7 +12,6 @@
 // room than the one-worker run did, which bounds the measured ratio; the capacity line (cores over CPU per call) says
 // what the node would serve with the cores to itself. Writes the "Workers" section of bench/RESULTS.md on a
 // standard run (the defaults, with PostgreSQL and Redis).
-import { execFileSync } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -22,7 +21,7 @@ import { request } from 'undici';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import {
-  CLK_TCK, HOST, MODEL, NPROC, ROOT, BENCH, cleanup, cpuTicks, fail, listeningPort, machine, makeTmpDir, setupSwitchyard, startChild,
+  CLK_TCK, HOST, MODEL, NPROC, ROOT, BENCH, cleanup, cpuTicks, fail, listeningPort, machine, makeTmpDir, processTree, setupSwitchyard, startChild,
   startSwitchyard, stopChildrenOnExit, writeResultsSection,
 } from './lib/harness.mjs';
 
@@ -44,19 +43,13 @@ const log = (...a) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(
 
 if (!fs.existsSync(MAIN_JS)) fail('server/dist/main.js does not exist: run `npm run build` first.');
 if (process.platform !== 'linux') fail('needs Linux (/proc for CPU figures)');
-stopChildrenOnExit(15 * 60_000);
+// Four node starts and runs of ~15 s each: a run still going after this has hung.
+const RUN_DEADLINE_MS = 15 * 60_000;
+stopChildrenOnExit(RUN_DEADLINE_MS);
 
 const BODY = JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], max_tokens: 64 });
 const PATH = '/v1/chat/completions';
 
-/** The node's processes: its primary and the primary's children (the workers). */
-function processTree(pid) {
-  try {
-    return [pid, ...execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number)];
-  } catch {
-    return [pid];
-  }
-}
 const treeTicks = (pids) => pids.reduce((n, p) => n + (cpuTicks(p) || 0), 0);
 
 function cannon(url, key, durationS) {

@@ -157,6 +157,15 @@ export function stopChildrenOnExit(deadlineMs) {
 }
 
 // ---------------------------------------------------------------------------------------------- /proc readings
+/** The process and its children (a node's primary and workers). */
+export function processTree(pid) {
+  try {
+    return [pid, ...execFileSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' }).trim().split('\n').filter(Boolean).map(Number)];
+  } catch {
+    return [pid];
+  }
+}
+
 export function cpuTicks(pid) {
   const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
   // Fields after the command name (which may contain spaces) start at the last ')'.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBus, type RedisBus } from './bus.js';
 import { closedPort } from '../test/unreachable.js';
+import { RespStandIn } from '../test/resp-stand-in.js';
 
 /*
  * The bus is best effort: with Redis unreachable a publish is dropped with one warning, never an error for the
@@ -18,6 +19,52 @@ describe('the Redis bus while Redis is unreachable', () => {
       expect(warnings).toHaveLength(1);
     } finally {
       await bus.close();
+    }
+  });
+});
+
+/*
+ * ioredis renews subscriptions itself after a reconnect and drops the promise of that SUBSCRIBE: when the connection
+ * closes (or the command times out) before Redis answers it, the rejection was unhandled — an ended process outside
+ * tests. The bus renews its subscriptions itself, with the failure handled.
+ */
+describe('the Redis bus renewing its subscriptions after a reconnect', () => {
+  it('leaves no unhandled rejection when closed before Redis answered the renewed SUBSCRIBE', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const redis = await RespStandIn.start();
+    const bus = (await createBus(redis.url)) as RedisBus;
+    try {
+      bus.subscribe('token', () => {});
+      const first = await redis.waitFor('subscribe');
+      redis.quiet = true;
+      redis.dropAll();
+      await redis.waitFor('subscribe', (conn) => conn !== first);
+      await bus.close();
+      await new Promise((r) => setTimeout(r, 50));
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+      await bus.close();
+      await redis.close();
+    }
+  });
+
+  it('is subscribed again after a reconnect', async () => {
+    const redis = await RespStandIn.start();
+    const bus = (await createBus(redis.url)) as RedisBus;
+    try {
+      bus.subscribe('token', () => {});
+      bus.subscribe('option', () => {});
+      const first = await redis.waitFor('subscribe');
+      redis.dropAll();
+      const again = await redis.waitFor('subscribe', (conn) => conn !== first);
+      const renewed = again.commands.filter((c) => c[0] === 'subscribe').flatMap((c) => c.slice(1));
+      expect(new Set(renewed)).toEqual(new Set(['switchyard:token', 'switchyard:option']));
+    } finally {
+      await bus.close();
+      await redis.close();
     }
   });
 });

@@ -60,7 +60,10 @@ export class RedisBus implements Bus {
     this.pub = new RedisClient(url, bounds);
     // No ready check (an INFO) on the subscribing connection: a SUBSCRIBE sent as it connects put it in subscriber
     // mode first, the check then failed, and the connection started over without its subscriptions.
-    this.sub = new RedisClient(url, { ...bounds, enableReadyCheck: false });
+    // Subscriptions are renewed here on every (re)connection rather than by ioredis, which drops the promise of its
+    // renewing SUBSCRIBE: a connection closed before Redis answered it left an unhandled rejection.
+    this.sub = new RedisClient(url, { ...bounds, enableReadyCheck: false, autoResubscribe: false });
+    this.sub.on('ready', () => this.renewSubscriptions());
     for (const client of [this.pub, this.sub]) {
       // Without a listener ioredis prints every failed reconnect to stderr.
       client.on('error', (err: Error) => this.wentDown(err));
@@ -99,9 +102,16 @@ export class RedisBus implements Bus {
     if (list) list.push(handler);
     else {
       this.handlers.set(topic, [handler]);
-      // Subscriptions are renewed by ioredis on every reconnect; one that fails now is retried then.
+      // One that fails now is renewed at the next connection.
       this.sub.subscribe(CHANNEL_PREFIX + topic).catch((err: unknown) => this.wentDown(err as Error));
     }
+  }
+
+  /** Subscribing again to a channel already subscribed is a no-op for Redis, so the first connection may repeat. */
+  private renewSubscriptions(): void {
+    if (this.handlers.size === 0) return;
+    const channels = [...this.handlers.keys()].map((topic) => CHANNEL_PREFIX + topic);
+    this.sub.subscribe(...channels).catch((err: unknown) => this.wentDown(err as Error));
   }
 
   /** Resolves once subscriptions are live (tests use it to avoid racing the first publish). */

@@ -7,6 +7,7 @@ export interface SseEvent {
 
 const LF = 0x0a;
 const CR = 0x0d;
+const SPACE = 0x20;
 /** A line longer than this is dropped rather than buffered: an upstream that never sends a newline must not grow memory. */
 const MAX_LINE_BYTES = 8 * 1024 * 1024;
 
@@ -42,22 +43,27 @@ export class SseReader {
       this.partial = [];
       this.partialBytes = 0;
       this.lines(buf.toString('utf8', 0, head + last + 1), out);
-      this.keep(buf.subarray(head + last + 1));
+      if (head + last + 1 < buf.length) this.keep(buf.subarray(head + last + 1));
     } else {
       // Whole lines are decoded at once: a line feed never falls inside a character, so none is split here.
       this.lines(buf.toString('utf8', 0, last + 1), out);
-      this.keep(buf.subarray(last + 1));
+      if (last + 1 < buf.length) this.keep(buf.subarray(last + 1));
     }
     return out;
   }
 
-  /** Text made of whole lines (it ends with \n). */
+  /**
+   * Text made of whole lines (it ends with \n). The two fields read are recognised in place, so a line costs one
+   * slice (its value); every other line goes through line().
+   */
   private lines(text: string, out: SseEvent[]): void {
     let start = 0;
     while (start < text.length) {
       const nl = text.indexOf('\n', start);
       const end = nl > start && text.charCodeAt(nl - 1) === CR ? nl - 1 : nl;
-      this.line(text.slice(start, end), out);
+      if (text.startsWith('data:', start)) this.data.push(text.slice(text.charCodeAt(start + 5) === SPACE ? start + 6 : start + 5, end));
+      else if (text.startsWith('event:', start)) this.event = text.slice(text.charCodeAt(start + 6) === SPACE ? start + 7 : start + 6, end);
+      else this.line(text.slice(start, end), out);
       start = nl + 1;
     }
   }
@@ -97,7 +103,7 @@ export class SseReader {
     const colon = text.indexOf(':');
     if (colon === 0) return;
     const field = colon < 0 ? text : text.slice(0, colon);
-    const value = colon < 0 ? '' : text.slice(text.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1);
+    const value = colon < 0 ? '' : text.slice(text.charCodeAt(colon + 1) === SPACE ? colon + 2 : colon + 1);
     if (field === 'event') this.event = value;
     else if (field === 'data') this.data.push(value);
   }

@@ -33,4 +33,26 @@ describe('OpenAI stream of converted chunks', () => {
     ];
     for (const c of chunks) expect(encoder.push(c)).toBe(`data: ${JSON.stringify(c)}\n\n`);
   });
+
+  it('writes the same bytes as the choices serialised, for the text piece it writes from a template and every near miss', () => {
+    const encoder = openAIClient.streamEncoder(call(false), 0);
+    const choiceSets = [
+      [{ index: 0, delta: { content: 'plain' }, finish_reason: null }],
+      [{ index: 0, delta: { content: 'esc "q" \\ \n \u2028 你好 \ud83d\ude00' }, finish_reason: null }],
+      [{ index: 0, delta: { content: '' }, finish_reason: null }],
+      [{ index: 1, delta: { content: 'second choice' }, finish_reason: null }],
+      [{ index: 0, delta: { content: 'done' }, finish_reason: 'stop' }],
+      [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }],
+      [{ index: 0, delta: { content: 'x', reasoning_content: 'y' }, finish_reason: null }],
+      [{ index: 0, delta: { reasoning_content: 'thinking' }, finish_reason: null }],
+      [{ index: 0, delta: { content: null }, finish_reason: null }],
+      [{ delta: { content: 'keys reordered' }, index: 0, finish_reason: null }],
+      [{ index: 0, delta: { content: 'with logprobs' }, finish_reason: null, logprobs: null }],
+      [{ index: 0, delta: { content: 'a' }, finish_reason: null }, { index: 1, delta: { content: 'b' }, finish_reason: null }],
+    ] as unknown as ChatChunk['choices'][];
+    for (const choices of choiceSets) {
+      const c = chunk({ choices });
+      expect(encoder.push(c)).toBe(`data: ${JSON.stringify(c)}\n\n`);
+    }
+  });
 });

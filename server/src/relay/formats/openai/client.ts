@@ -15,16 +15,38 @@ const EMPTY = Buffer.alloc(0);
 const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
 const CHUNK_KEYS = ['id', 'object', 'created', 'model', 'choices'];
 
+const CHOICE_KEYS = ['index', 'delta', 'finish_reason'];
+
+/**
+ * JSON.stringify(choices), with the choice nearly every chunk of a converted stream is — one text piece of choice 0,
+ * unfinished — written from a template (the same bytes): serialising it whole was the encoder's largest cost.
+ */
+function choicesJson(choices: ChatChunk['choices']): string {
+  if (choices.length !== 1) return JSON.stringify(choices);
+  const choice = choices[0]!;
+  if (choice.index !== 0 || choice.finish_reason !== null) return JSON.stringify(choices);
+  let keys = 0;
+  for (const key in choice) if (key !== CHOICE_KEYS[keys++]) return JSON.stringify(choices);
+  const delta = choice.delta;
+  let deltaKeys = 0;
+  for (const key in delta) if (key !== 'content' || ++deltaKeys > 1) return JSON.stringify(choices);
+  if (keys !== CHOICE_KEYS.length || deltaKeys !== 1 || typeof delta.content !== 'string') return JSON.stringify(choices);
+  return `[{"index":0,"delta":{"content":${JSON.stringify(delta.content)}},"finish_reason":null}]`;
+}
+
 /** Canonical chunks from another wire, sent as OpenAI's stream; usage only when the client asked for it. */
 class OpenAIChunkEncoder implements ChunkEncoder {
-  private last: Pick<ChatChunk, 'id' | 'created' | 'model'> = { id: '', created: 0, model: '' };
+  private readonly last: Pick<ChatChunk, 'id' | 'created' | 'model'> = { id: '', created: 0, model: '' };
   private usageSent = false;
   private head = { id: '', created: NaN, model: '', text: '' };
 
   constructor(private readonly call: ClientCall) {}
 
   push(chunk: ChatChunk): string {
-    this.last = { id: chunk.id, created: chunk.created, model: chunk.model || this.call.model };
+    const last = this.last;
+    last.id = chunk.id;
+    last.created = chunk.created;
+    last.model = chunk.model || this.call.model;
     // Most chunks carry no usage: written as they are, without the copy below.
     if (chunk.usage === undefined) return chunk.choices.length === 0 ? '' : this.event(chunk);
     const { usage, ...rest } = chunk;
@@ -51,7 +73,7 @@ class OpenAIChunkEncoder implements ChunkEncoder {
       const text = `data: {"id":${JSON.stringify(chunk.id)},"object":"chat.completion.chunk","created":${JSON.stringify(chunk.created)},"model":${JSON.stringify(chunk.model)},"choices":`;
       this.head = { id: chunk.id, created: chunk.created, model: chunk.model, text };
     }
-    return `${this.head.text}${JSON.stringify(chunk.choices)}}\n\n`;
+    return `${this.head.text}${choicesJson(chunk.choices)}}\n\n`;
   }
 
   finish(usage: ChatUsage | undefined): string {

@@ -2,6 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { ChatChunk, ChatUsage } from '../../formats/openai/chat.js';
 import { ClaudeSseSplitter, ClaudeStreamToChat } from './stream.js';
+import { SseReader } from '../../formats/claude/sse.js';
 
 interface StreamCase {
   events: Array<{ event: string; data: object }>;
@@ -39,6 +40,17 @@ describe('Claude stream -> ChatChunks', () => {
     expect(conv.error).toEqual(c.expected.error);
   });
 
+  it.each(cases)('$file, read as the relay reads it (SSE events with their data unparsed)', ({ c }) => {
+    const reader = new SseReader();
+    const conv = new ClaudeStreamToChat(1_700_000_000);
+    const chunks: ChatChunk[] = [];
+    for (const piece of wire(c.events)) for (const e of reader.push(piece)) chunks.push(...conv.pushRaw(e));
+    for (const e of reader.finish()) chunks.push(...conv.pushRaw(e));
+    expect(chunks).toEqual(c.expected.chunks);
+    expect(conv.usage()).toEqual(c.expected.usage);
+    expect(conv.error).toEqual(c.expected.error);
+  });
+
   it('reads the last event of a body that ends without a blank line, and skips comments and non-JSON data', () => {
     const splitter = new ClaudeSseSplitter();
     const events = splitter.push(Buffer.from(': keep-alive\n\nevent: ping\ndata: not json\n\nevent: message_stop\ndata: {"type":"message_stop"}'));
@@ -55,5 +67,42 @@ describe('SSE splitting limits', () => {
     for (let i = 0; i < 9; i++) expect(splitter.push(huge)).toEqual([]);
     const after = splitter.push(Buffer.from('\n\nevent: message_stop\ndata: {"type":"message_stop"}\n\n'));
     expect(after).toEqual([{ event: 'message_stop', data: { type: 'message_stop' } }]);
+  });
+});
+
+/*
+ * Text deltas are read by their template, not parsed: every variant of one must give what parsing it gives, and
+ * anything that only looks like one must be parsed (or skipped) as before.
+ */
+describe('text deltas read without parsing the event', () => {
+  const variants = [
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello"}}',
+    '{"type":"content_block_delta","index":12,"delta":{"type":"text_delta","text":"a \\"quoted\\" }} word\\n"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"\\u4f60\\u597d 你好 \\ud83d\\ude00"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":""}}',
+    '{"type":"content_block_delta","index":01,"delta":{"type":"text_delta","text":"leading zero"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a","extra":1}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a"},"x":"}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"a" }}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"open}}',
+    '{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":5}}',
+    '{"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": "spaced"}}',
+  ];
+
+  function parsedWhole(data: string): ChatChunk[] {
+    const conv = new ClaudeStreamToChat(1_700_000_000);
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(data);
+    } catch {
+      return [];
+    }
+    return parsed && typeof parsed === 'object' ? conv.push('content_block_delta', parsed) : [];
+  }
+
+  it.each(variants)('%s', (data) => {
+    for (const event of ['content_block_delta', '']) {
+      expect(new ClaudeStreamToChat(1_700_000_000).pushRaw({ event, data })).toEqual(parsedWhole(data));
+    }
   });
 });

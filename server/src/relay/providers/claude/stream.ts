@@ -1,6 +1,6 @@
 import type { ChatChunk, ChatUsage, FinishReason } from '../../formats/openai/chat.js';
 import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
-import { SseReader } from '../../formats/claude/sse.js';
+import { SseReader, type SseEvent } from '../../formats/claude/sse.js';
 import type { RawClaudeUsage } from '../../formats/claude/usage.js';
 import { chatUsageFromClaude } from './response.js';
 
@@ -9,7 +9,10 @@ export interface ClaudeSseEvent {
   data: object;
 }
 
-/** Upstream bytes -> (event name, parsed data) pairs, incrementally. Events whose data is not a JSON object are skipped. */
+/**
+ * Upstream bytes -> (event name, parsed data) pairs, incrementally. Events whose data is not a JSON object are skipped.
+ * The relay's decoder reads events unparsed instead (ClaudeStreamToChat.pushRaw); this is for readers of whole events.
+ */
 export class ClaudeSseSplitter {
   private readonly reader = new SseReader();
 
@@ -42,6 +45,35 @@ function toEvent(e: { event: string; data: string }): ClaudeSseEvent | null {
   } catch {
     return null;
   }
+}
+
+const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
+const TEXT_DELTA_TEXT = ',"delta":{"type":"text_delta","text":';
+const QUOTE = 0x22;
+
+/**
+ * A text delta as Anthropic writes it (these keys, this order, no spaces) read without parsing the object: most
+ * events of a stream are these, and JSON.parse of each was the largest cost of a converted stream. Only the text's
+ * string literal is parsed; anything else (other keys, spacing, an index with a leading zero) returns null and is
+ * parsed whole, as every other event is.
+ */
+function textDelta(data: string): { index: number; text: string } | null {
+  if (!data.startsWith(TEXT_DELTA_HEAD)) return null;
+  const digits = TEXT_DELTA_HEAD.length;
+  let at = digits;
+  while (at < data.length && at - digits < 9 && data.charCodeAt(at) >= 0x30 && data.charCodeAt(at) <= 0x39) at++;
+  if (at === digits || (at - digits > 1 && data.charCodeAt(digits) === 0x30)) return null;
+  if (!data.startsWith(TEXT_DELTA_TEXT, at) || !data.endsWith('}}')) return null;
+  const literal = data.slice(at + TEXT_DELTA_TEXT.length, -2);
+  if (literal.length < 2 || literal.charCodeAt(0) !== QUOTE || literal.charCodeAt(literal.length - 1) !== QUOTE) return null;
+  let text: unknown;
+  try {
+    text = JSON.parse(literal);
+  } catch {
+    return null;
+  }
+  if (typeof text !== 'string') return null;
+  return { index: Number(data.slice(digits, at)), text };
 }
 
 type Delta = ChatChunk['choices'][number]['delta'];
@@ -80,6 +112,16 @@ export class ClaudeStreamToChat {
     private readonly created = Math.floor(Date.now() / 1000),
     private readonly jsonTool: string | null = null,
   ) {}
+
+  /** One SSE event as it came (data unparsed); a text delta is read by its template, any other event parsed whole. */
+  pushRaw(e: SseEvent): ChatChunk[] {
+    if (e.event === 'content_block_delta' || e.event === '') {
+      const delta = textDelta(e.data);
+      if (delta) return delta.text ? [this.chunk({ content: delta.text })] : [];
+    }
+    const parsed = toEvent(e);
+    return parsed ? this.push(parsed.event, parsed.data) : [];
+  }
 
   push(eventName: string, data: object): ChatChunk[] {
     const d = data as EventData;

@@ -5,7 +5,8 @@ import type { Attempt, ChunkDecoder, Usage, WireCodec } from '../../types.js';
 import { parseClaudeError } from './errors.js';
 import { chatToClaudeRequest } from './request.js';
 import { claudeToChatCompletion } from './response.js';
-import { ClaudeSseSplitter, ClaudeStreamToChat, type ClaudeSseEvent } from './stream.js';
+import { ClaudeStreamToChat } from './stream.js';
+import { SseReader, type SseEvent } from '../../formats/claude/sse.js';
 import { jsonToolOf, unwrapJsonTool } from './structured-output.js';
 import { checkCanonical } from '../field-policy.js';
 import { CLAUDE_FIELDS } from './fields.js';
@@ -13,7 +14,7 @@ import { CLAUDE_FIELDS } from './fields.js';
 /** Claude's Messages body as a wire (Anthropic, and the Claude models on Bedrock and Vertex). */
 
 class ClaudeChunkDecoder implements ChunkDecoder {
-  private readonly splitter = new ClaudeSseSplitter();
+  private readonly reader = new SseReader();
   private readonly toChat: ClaudeStreamToChat;
 
   /** jsonTool: the tool that carries a response format, whose input streams as the answer's text. */
@@ -26,16 +27,16 @@ class ClaudeChunkDecoder implements ChunkDecoder {
   }
 
   push(chunk: Buffer): ChatChunk[] {
-    return this.convert(this.splitter.push(chunk));
+    return this.convert(this.reader.push(chunk));
   }
 
   finish(): ChatChunk[] {
-    return this.convert(this.splitter.finish());
+    return this.convert(this.reader.finish());
   }
 
-  private convert(events: ClaudeSseEvent[]): ChatChunk[] {
+  private convert(events: SseEvent[]): ChatChunk[] {
     const out: ChatChunk[] = [];
-    for (const e of events) for (const c of this.toChat.push(e.event, e.data)) out.push(c);
+    for (const e of events) for (const c of this.toChat.pushRaw(e)) out.push(c);
     return out;
   }
 

@@ -1,22 +1,27 @@
 // One worker against one worker per core, on SQLite and on PostgreSQL + Redis: does a node's throughput grow with
 // its cores, and what does each call cost it?
 //   node bench/workers.mjs [--pg postgres://root@127.0.0.1:5432/postgres] [--redis redis://127.0.0.1:6379]
-//                          [--duration 10] [--connections 64]       (npm run bench:workers). After `npm run build`.
+//                          [--duration 5] [--rounds 5] [--connections 64] [--client wrk|autocannon]
+//                          [--upstream lean|mock]
+//                          (npm run bench:workers). After `npm run build`.
 //
 // For each database (SQLite, and PostgreSQL + Redis when --pg and --redis are given; a database of its own is created
 // on the PostgreSQL server and dropped at the end) Switchyard starts as `npm start` runs it, once with WORKERS=1 and
-// once with one worker per core, not pinned. autocannon (in this process) sends non-stream chat completions at
-// --connections connections for --duration s after a warm-up, to the mock upstream through the node. Reported:
-// requests per second, latency, errors, and CPU per call summed over the node's processes (primary and workers).
-// The client and the mock share the machine's cores with the node: on 2 cores, the all-workers run leaves them less
-// room than the one-worker run did, which bounds the measured ratio; the capacity line (cores over CPU per call) says
-// what the node would serve with the cores to itself. Writes the "Workers" section of bench/RESULTS.md on a
-// standard run (the defaults, with PostgreSQL and Redis).
+// once with one worker per core, not pinned; both run side by side and are loaded in turn, --rounds times. The client
+// sends non-stream chat completions at --connections connections for --duration s per run, to the upstream through
+// the node. Reported: requests per second,
+// latency, errors, and CPU per call summed over the node's processes (primary and workers).
+// The client and the upstream share the machine's cores with the node, so every cycle they spend is one the node
+// cannot: by default the client is wrk (C; `apt-get install wrk`, else autocannon in this process, several times
+// dearer per call) and the upstream is bench/lean-upstream.mjs (raw TCP, one canned answer). The capacity line (cores
+// over CPU per call) says what the node would serve with the cores to itself. Writes the "Workers" section of
+// bench/RESULTS.md on a standard run (the defaults, with PostgreSQL and Redis).
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { spawn, execFileSync } from 'node:child_process';
 import { request } from 'undici';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -29,13 +34,30 @@ const { values: args } = parseArgs({
   options: {
     pg: { type: 'string', default: '' },
     redis: { type: 'string', default: '' },
-    duration: { type: 'string', default: '10' },
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '5' },
     connections: { type: 'string', default: '64' },
+    client: { type: 'string', default: '' },
+    upstream: { type: 'string', default: 'lean' },
   },
 });
-const DURATION_S = Math.max(2, Number(args.duration) || 10);
+const HAVE_WRK = (() => {
+  try {
+    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
+    return true;
+  } catch (err) {
+    return err.status === 1; // wrk --version prints its banner and exits 1
+  }
+})();
+const CLIENT = args.client || (HAVE_WRK ? 'wrk' : 'autocannon');
+if (!['wrk', 'autocannon'].includes(CLIENT)) fail(`--client is wrk or autocannon, not ${CLIENT}`);
+if (CLIENT === 'wrk' && !HAVE_WRK) fail('wrk is not installed (apt-get install wrk), or use --client autocannon');
+if (!['lean', 'mock'].includes(args.upstream)) fail(`--upstream is lean or mock, not ${args.upstream}`);
+const UPSTREAM_SCRIPT = args.upstream === 'lean' ? 'lean-upstream.mjs' : 'mock-upstream.mjs';
+const DURATION_S = Math.max(2, Number(args.duration) || 5);
+const ROUNDS = Math.max(1, Number(args.rounds) || 5);
 const CONNECTIONS = Math.max(1, Number(args.connections) || 64);
-const WRITE = DURATION_S === 10 && CONNECTIONS === 64 && Boolean(args.pg && args.redis);
+const WRITE = DURATION_S === 5 && ROUNDS === 5 && CONNECTIONS === 64 && Boolean(args.pg && args.redis) && !args.client && args.upstream === 'lean';
 const TARGET_RATIO = NPROC === 2 ? 1.7 : 0.85 * NPROC;
 const MAIN_JS = path.join(ROOT, 'server/dist/main.js');
 const startedAt = Date.now();
@@ -43,7 +65,7 @@ const log = (...a) => console.log(`[${((Date.now() - startedAt) / 1000).toFixed(
 
 if (!fs.existsSync(MAIN_JS)) fail('server/dist/main.js does not exist: run `npm run build` first.');
 if (process.platform !== 'linux') fail('needs Linux (/proc for CPU figures)');
-// Four node starts and runs of ~15 s each: a run still going after this has hung.
+// Four node starts and 2 x 5 runs of ~5 s per database: a run still going after this has hung.
 const RUN_DEADLINE_MS = 15 * 60_000;
 stopChildrenOnExit(RUN_DEADLINE_MS);
 
@@ -52,11 +74,43 @@ const PATH = '/v1/chat/completions';
 
 const treeTicks = (pids) => pids.reduce((n, p) => n + (cpuTicks(p) || 0), 0);
 
+/** One load run: {total, durationS, p50, p99 (ms), bad (errors, timeouts and non-2xx answers)}. */
+function load(url, key, durationS) {
+  return CLIENT === 'wrk' ? wrk(url, key, durationS) : cannon(url, key, durationS);
+}
+
+function wrk(url, key, durationS) {
+  return new Promise((resolve, reject) => {
+    const child = spawn('wrk', ['-t1', `-c${CONNECTIONS}`, `-d${durationS}s`, '--timeout', '10s', '-s', path.join(BENCH, 'lib/wrk-post.lua'), url + PATH], {
+      env: { ...process.env, BENCH_BODY: BODY, BENCH_KEY: key },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (code !== 0 || !line) return reject(new Error(`wrk exited ${code}: ${out.slice(-300)}`));
+      const r = JSON.parse(line);
+      resolve({
+        total: r.requests,
+        durationS: r.duration_us / 1e6,
+        p50: Math.round(r.p50_us / 100) / 10,
+        p99: Math.round(r.p99_us / 100) / 10,
+        bad: r.connect + r.read + r.write + r.status + r.timeout,
+      });
+    });
+  });
+}
+
 function cannon(url, key, durationS) {
   return new Promise((resolve, reject) => {
     const inst = autocannon(
       { url: url + PATH, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: BODY, connections: CONNECTIONS, duration: durationS, timeout: 10 },
-      (err, result) => (err ? reject(err) : resolve(result)),
+      (err, r) =>
+        err
+          ? reject(err)
+          : resolve({ total: r.requests.total, durationS: r.duration, p50: r.latency.p50, p99: r.latency.p99, bad: r.errors + r.timeouts + r.non2xx }),
     );
     const guard = setTimeout(() => inst.stop(), (durationS + 15) * 1000);
     inst.on('done', () => clearTimeout(guard));
@@ -95,32 +149,72 @@ async function scratchPostgres(serverUrl) {
   };
 }
 
-async function measure(database, workers, mockUrl, env) {
+/** A node with `workers` workers, set up and warmed: {workers, base, key, pids, stop}. */
+async function startNode(database, workers, mockUrl, env) {
   const name = `switchyard-${database.replace(/\W+/g, '-')}-${workers}w`;
   const { base, entry } = await startSwitchyard(MAIN_JS, { name, cpu: null, env: { WORKERS: String(workers), ...env } });
+  const stop = async () => {
+    entry.child.kill('SIGTERM');
+    if (!entry.exited) await once(entry.child, 'exit');
+  };
   try {
     const { key } = await setupSwitchyard(base, mockUrl);
     await firstCallThrough(base, key);
     const pids = processTree(entry.child.pid);
     if (pids.length !== (workers > 1 ? workers + 1 : 1)) throw new Error(`expected ${workers} workers, found processes ${pids.join(', ')}`);
-    await cannon(base, key, 3);
-    const before = treeTicks(pids);
-    const r = await cannon(base, key, DURATION_S);
-    const ticks = treeTicks(pids) - before;
-    const row = {
+    await load(base, key, 3);
+    return { workers, base, key, pids, stop };
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+}
+
+/** One measured run through a node: throughput, latency, errors and CPU per call over its processes. */
+async function run(node) {
+  const before = treeTicks(node.pids);
+  const r = await load(node.base, node.key, DURATION_S);
+  const ticks = treeTicks(node.pids) - before;
+  return { rps: r.total / r.durationS, p50: r.p50, p99: r.p99, bad: r.bad, cpuMsPerCall: ((ticks / CLK_TCK) * 1000) / Math.max(1, r.total) };
+}
+
+const median = (xs) => [...xs].sort((x, y) => x - y)[Math.floor(xs.length / 2)];
+
+/**
+ * Both nodes run side by side (the idle one costs nothing) and are loaded in turn, ROUNDS times, alternating which
+ * goes first, so a slow spell of a shared machine falls on both: the ratio is the median of the rounds' ratios.
+ */
+async function measure(database, open, mockUrl) {
+  const dbs = [];
+  const nodes = [];
+  try {
+    for (const workers of [1, NPROC]) {
+      // A database of its own per node: the second must not find the first one's channel and token.
+      const db = await open();
+      dbs.push(db);
+      nodes.push(await startNode(database, workers, mockUrl, db.env));
+    }
+    const runs = nodes.map(() => []);
+    for (let i = 0; i < ROUNDS; i++) {
+      const order = i % 2 === 0 ? [0, 1] : [1, 0];
+      for (const n of order) runs[n].push(await run(nodes[n]));
+      const [one, all] = [runs[0][i], runs[1][i]];
+      log(`${database}, round ${i + 1}: 1 worker ${one.rps.toFixed(0)} req/s (${one.cpuMsPerCall.toFixed(3)} ms CPU per call), ${NPROC} workers ${all.rps.toFixed(0)} req/s (${all.cpuMsPerCall.toFixed(3)}): ${(all.rps / one.rps).toFixed(2)}x`);
+    }
+    const rows = nodes.map((node, n) => ({
       database,
-      workers,
-      rps: r.requests.total / r.duration,
-      p50: r.latency.p50,
-      p99: r.latency.p99,
-      bad: r.errors + r.timeouts + r.non2xx,
-      cpuMsPerCall: ((ticks / CLK_TCK) * 1000) / Math.max(1, r.requests.total),
-    };
-    log(`${database}, ${workers} worker(s): ${row.rps.toFixed(0)} req/s, p50 ${row.p50} ms, p99 ${row.p99} ms, ${row.bad} errors, ${row.cpuMsPerCall.toFixed(3)} ms CPU per call`);
-    return row;
+      workers: node.workers,
+      rps: median(runs[n].map((r) => r.rps)),
+      p50: median(runs[n].map((r) => r.p50)),
+      p99: median(runs[n].map((r) => r.p99)),
+      bad: runs[n].reduce((sum, r) => sum + r.bad, 0),
+      cpuMsPerCall: median(runs[n].map((r) => r.cpuMsPerCall)),
+    }));
+    const ratio = median(runs[1].map((r, i) => r.rps / runs[0][i].rps));
+    return { rows, ratio };
   } finally {
-    entry.child.kill('SIGTERM');
-    if (!entry.exited) await once(entry.child, 'exit');
+    for (const node of nodes) await node.stop();
+    for (const db of dbs) await db.drop();
   }
 }
 
@@ -128,7 +222,8 @@ async function main() {
   const mach = machine();
   log(`machine: ${mach.nproc} cores, ${mach.cpuModel}, node ${mach.node}`);
   makeTmpDir();
-  const mock = startChild('mock', [path.join(BENCH, 'mock-upstream.mjs'), '--host', HOST, '--port', '0'], { cpu: null });
+  log(`client: ${CLIENT}; upstream: ${UPSTREAM_SCRIPT}`);
+  const mock = startChild('upstream', [path.join(BENCH, UPSTREAM_SCRIPT), '--host', HOST, '--port', '0'], { cpu: null });
   const mockUrl = `http://${HOST}:${await listeningPort(mock)}`;
 
   const databases = [{ database: 'SQLite', open: async () => ({ env: {}, drop: async () => {} }) }];
@@ -142,22 +237,17 @@ async function main() {
     });
   }
   const rows = [];
+  const ratios = new Map();
   for (const { database, open } of databases) {
-    for (const workers of [1, NPROC]) {
-      // A database of its own per run: the second start must not find the first one's channel and token.
-      const db = await open();
-      try {
-        rows.push(await measure(database, workers, mockUrl, db.env));
-      } finally {
-        await db.drop();
-      }
-    }
+    const measured = await measure(database, open, mockUrl);
+    rows.push(...measured.rows);
+    ratios.set(database, measured.ratio);
   }
 
   const lines = [
     `## Workers (\`node bench/workers.mjs --pg … --redis …\`)`,
     '',
-    `${new Date().toISOString().slice(0, 10)}, ${mach.nproc} cores (${mach.cpuModel}), node ${mach.node}. Non-stream chat completions at ${CONNECTIONS} connections for ${DURATION_S} s after a 3 s warm-up, through one node started as \`npm start\` runs it (not pinned); the client (autocannon) and the mock upstream run on the same cores. CPU per call is summed over the node's processes.`,
+    `${new Date().toISOString().slice(0, 10)}, ${mach.nproc} cores (${mach.cpuModel}), node ${mach.node}. Non-stream chat completions at ${CONNECTIONS} connections for ${DURATION_S} s per run after a 3 s warm-up, ${ROUNDS} rounds, through nodes started as \`npm start\` runs them (not pinned), the one-worker and the all-workers node loaded in turn in each round; the client (${CLIENT === 'wrk' ? 'wrk, one thread' : 'autocannon'}) and the upstream (\`bench/${UPSTREAM_SCRIPT}\`) run on the same cores. CPU per call is summed over the node's processes. Figures are medians over the rounds; the ratio is the median of the rounds' ratios.`,
     '',
     '| database | workers | req/s | p50 ms | p99 ms | errors | CPU ms per call |',
     '|---|---|---|---|---|---|---|',
@@ -166,7 +256,7 @@ async function main() {
   ];
   for (const { database } of databases) {
     const [one, all] = rows.filter((r) => r.database === database);
-    const ratio = all.rps / one.rps;
+    const ratio = ratios.get(database);
     // What the node would serve with the cores to itself: each worker's core divided by the CPU a call costs.
     const capacity = (one.cpuMsPerCall * all.workers) / all.cpuMsPerCall;
     lines.push(

@@ -21,13 +21,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { spawn, execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { request } from 'undici';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import {
   CLK_TCK, HOST, MODEL, NPROC, ROOT, BENCH, cleanup, cpuTicks, fail, listeningPort, machine, makeTmpDir, processTree, setupSwitchyard, startChild,
-  startSwitchyard, stopChildrenOnExit, writeResultsSection,
+  startSwitchyard, stopChildrenOnExit, which, writeResultsSection,
 } from './lib/harness.mjs';
 
 const { values: args } = parseArgs({
@@ -41,14 +41,7 @@ const { values: args } = parseArgs({
     upstream: { type: 'string', default: 'lean' },
   },
 });
-const HAVE_WRK = (() => {
-  try {
-    execFileSync('wrk', ['--version'], { stdio: 'ignore' });
-    return true;
-  } catch (err) {
-    return err.status === 1; // wrk --version prints its banner and exits 1
-  }
-})();
+const HAVE_WRK = which('wrk');
 const CLIENT = args.client || (HAVE_WRK ? 'wrk' : 'autocannon');
 if (!['wrk', 'autocannon'].includes(CLIENT)) fail(`--client is wrk or autocannon, not ${CLIENT}`);
 if (CLIENT === 'wrk' && !HAVE_WRK) fail('wrk is not installed (apt-get install wrk), or use --client autocannon');

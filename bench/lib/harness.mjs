@@ -28,7 +28,7 @@ export function fail(message) {
   process.exit(1);
 }
 
-function which(cmd) {
+export function which(cmd) {
   try {
     execFileSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'pipe' });
     return true;

@@ -88,7 +88,7 @@ describe('email and captcha', () => {
   it('resets a forgotten password through the mailed link; the new password signs in', async () => {
     const api = await apiAs(base(), 'root', '123456');
     expect(await api('POST', '/api/user/', { username: 'forgetful', password: 'oldpass123', display_name: '' })).toMatchObject({ success: true });
-    const users = (await api('GET', '/api/user/search?keyword=forgetful')).data as Array<{ id: number }>;
+    const users = ((await api('GET', '/api/user/search?keyword=forgetful')).data as { items: Array<{ id: number }> }).items;
     expect(await api('PUT', '/api/user/', { id: users[0].id, email: 'forgetful@example.com', quota: 0 })).toMatchObject({ success: true });
 
     const { page, context } = await newPage(app.browser(), base());

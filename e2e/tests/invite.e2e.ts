@@ -94,7 +94,7 @@ describe('invites', () => {
     await host.page.getByText('邀请额度不足！').first().waitFor();
     await host.context.close();
 
-    const hostRow = ((await root('GET', '/api/user/search?keyword=host')).data as Array<{ username: string; quota: number; aff_quota: number }>).find(
+    const hostRow = ((await root('GET', '/api/user/search?keyword=host')).data as { items: Array<{ username: string; quota: number; aff_quota: number }> }).items.find(
       (u) => u.username === 'host',
     );
     expect(hostRow).toMatchObject({ quota: 1000000, aff_quota: 500000 });

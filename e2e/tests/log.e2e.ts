@@ -80,7 +80,7 @@ describe('the log page', () => {
       body: JSON.stringify({ username: 'logger', password: 'password123', password2: 'password123' }),
     });
     expect(((await register.json()) as { success: boolean }).success).toBe(true);
-    const found = (await root('GET', '/api/user/search?keyword=logger')).data as Array<{ id: number }>;
+    const found = ((await root('GET', '/api/user/search?keyword=logger')).data as { items: Array<{ id: number }> }).items;
     const logger = (await root('GET', `/api/user/${found[0].id}`)).data as Record<string, unknown>;
     expect((await root('PUT', '/api/user/', { ...logger, quota: 5_000_000 })).success).toBe(true);
 

@@ -32,7 +32,7 @@ describe('the pricing page', () => {
     });
     expect(channel.success).toBe(true);
     expect((await root('POST', '/api/user/', { username: 'vipper', password: 'vipperpass1', display_name: '' })).success).toBe(true);
-    const found = (await root('GET', '/api/user/search?keyword=vipper')).data as Array<{ id: number; username: string }>;
+    const found = ((await root('GET', '/api/user/search?keyword=vipper')).data as { items: Array<{ id: number; username: string }> }).items;
     const id = found.find((u) => u.username === 'vipper')!.id;
     expect((await root('PUT', '/api/user/', { id, group: 'vip' })).success).toBe(true);
   });

@@ -77,7 +77,7 @@ describe('drawing and music tasks from submit to finish', () => {
     const bad = await imagine('something forbidden');
     expect(await balances()).toEqual({ user: before.user - 2 * PRICE, token: before.token - 2 * PRICE });
 
-    const drawing = async (id: string) => ((await root('GET', `/api/mj/?p=1&mj_id=${id}`)).data as { items: Array<{ status: string; image_url: string }> }).items[0];
+    const drawing = async (id: string) => ((await root('GET', `/api/mj/?p=0&mj_id=${id}`)).data as Array<{ status: string; image_url: string }>)[0];
     await expect.poll(async () => (await drawing(good))?.status, { timeout: 30_000 }).toBe('SUCCESS');
     await expect.poll(async () => (await drawing(bad))?.status, { timeout: 30_000 }).toBe('FAILURE');
     await expect.poll(balances, { timeout: 10_000 }).toEqual({ user: before.user - PRICE, token: before.token - PRICE });
@@ -111,7 +111,7 @@ describe('drawing and music tasks from submit to finish', () => {
     const bad = await submit('unsafe song');
     expect(await balances()).toEqual({ user: before.user - 2 * PRICE, token: before.token - 2 * PRICE });
 
-    const statusOf = async (id: string) => ((await root('GET', `/api/task/?p=1&task_id=${id}`)).data as { items: Array<{ status: string }> }).items[0]?.status;
+    const statusOf = async (id: string) => ((await root('GET', `/api/task/?p=0&task_id=${id}`)).data as Array<{ status: string }>)[0]?.status;
     await expect.poll(() => statusOf(good), { timeout: 30_000 }).toBe('SUCCESS');
     await expect.poll(() => statusOf(bad), { timeout: 30_000 }).toBe('FAILURE');
     await expect.poll(balances, { timeout: 10_000 }).toEqual({ user: before.user - PRICE, token: before.token - PRICE });

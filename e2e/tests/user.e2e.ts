@@ -1,4 +1,6 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { connect } from '../../server/src/db/connect.js';
+import { insertUser } from '../../server/src/store/users.js';
 import { loginAs, newPage } from '../support/browser.js';
 import { useServerAndBrowser } from '../support/fixture.js';
 
@@ -41,6 +43,33 @@ describe('user management', () => {
 
     await page.getByRole('row').filter({ hasText: 'dora' }).getByRole('button', { name: '禁用' }).click();
     await page.getByRole('row').filter({ hasText: 'dora' }).getByText('已封禁').waitFor();
+    await context.close();
+  });
+
+  it('pages the user list with the server counting pages from 1', async () => {
+    // Straight into the database: a dozen sign-ups through the API would spend the web rate limit the page needs.
+    const db = await connect('', env.server().databasePath);
+    try {
+      for (let i = 0; i < 12; i += 1) await insertUser(db.kysely, { username: `pager${String(i).padStart(2, '0')}`, password: 'x', aff_code: `pg${i}` });
+    } finally {
+      await db.close();
+    }
+    const { page, context } = await newPage(env.browser(), env.server().baseUrl);
+    await loginAs(page, 'root', '123456');
+    await page.waitForURL(/\/token/);
+    await page.getByRole('button', { name: '我知道了' }).click();
+    const firstPage = page.waitForRequest((r) => /\/api\/user\/\?.*\bp=1\b/.test(r.url()));
+    await page.getByRole('menuitem', { name: '用户管理' }).click();
+    await firstPage;
+    // Newest first: page 1 is the last ten made, page 2 (p=2 on the wire) the rest.
+    await page.getByRole('row').filter({ hasText: 'pager11' }).waitFor();
+    const rows = page.locator('tbody tr[data-row-key]');
+    await expect.poll(() => rows.count()).toBe(10);
+    const secondPage = page.waitForRequest((r) => /\/api\/user\/\?.*\bp=2\b/.test(r.url()));
+    await page.locator('.ant-pagination').getByTitle('2', { exact: true }).click();
+    await secondPage;
+    await page.getByRole('row').filter({ hasText: 'pager01' }).waitFor();
+    expect(await page.getByRole('row').filter({ hasText: 'pager11' }).count()).toBe(0);
     await context.close();
   });
 });

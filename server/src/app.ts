@@ -27,6 +27,7 @@ import { SHUTDOWN_MESSAGE } from './relay/in-flight.js';
 import { UsageRollup } from './services/usage-rollup.js';
 import { JobRunner, registerJobs } from './jobs/index.js';
 import { DatabaseLease } from './jobs/lease.js';
+import { ServerPresence } from './cluster/server-presence.js';
 import { taskRoutes } from './relay/tasks/index.js';
 import { ChannelTestRunner } from './services/channel-tests.js';
 import { openResponsesKeeper } from './relay/formats/responses/open-store.js';
@@ -116,7 +117,11 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   rootHash?.catch(() => {});
   if (preparing) await migrateToLatest(db);
   if (preparing && logDb !== db) await migrateToLatest(logDb);
+  // Announced before the look for a half-done import, so an import starting now sees this server (and refuses).
+  const presence = new ServerPresence(db.kysely, (err) => app.log.warn({ err }, 'renewing this server\'s presence in the database failed'));
+  await presence.announce();
   await refuseInterruptedImport(db.kysely).catch(async (err: unknown) => {
+    await presence.withdraw().catch(() => {});
     if (logDb !== db) await logDb.close();
     if (!opts.db) await db.close();
     throw err;
@@ -233,6 +238,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // The last spans go out (a collector that does not answer holds this at most the exporter's timeout).
     await tracing?.shutdown().catch((err: unknown) => app.log.warn({ err }, 'exporting the last traces failed'));
     if (!opts.bus) await bus.close();
+    await presence.withdraw().catch((err: unknown) => app.log.warn({ err }, 'withdrawing this server\'s presence failed; it runs out by itself'));
     if (!opts.db) await db.close();
     if (logDb !== db) await logDb.close();
   });

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { LogPage, TokenDto, UserDto } from '@switchyard/shared';
+import type { LogPage, MidjourneyDto, Page, TaskDto, TokenDto, UserDto } from '@switchyard/shared';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
 import { consoleCaller } from '../test/console-envelope.js';
 import { nowSeconds } from '../lib/time.js';
 import { insertChannels } from '../store/channels.js';
+import { insertMidjourney, insertTask } from '../store/async-tasks.js';
 import { recordConsumeLog } from '../store/logs.js';
 
 /*
@@ -77,12 +78,14 @@ describe.each(testDatabases())('the established admin API on $name', (database) 
   afterAll(() => t.close());
 
   it('lists, searches and reads users with the established field names and without secrets', async () => {
-    const list = (await call<UserDto[]>('GET', '/api/user/?p=0')).data;
-    const found = (await call<UserDto[]>('GET', '/api/user/search?keyword=alice&group=')).data;
+    const list = (await call<Page<UserDto>>('GET', '/api/user/?p=0&page_size=10')).data;
+    const found = (await call<Page<UserDto>>('GET', '/api/user/search?keyword=alice&p=0&page_size=10')).data;
     const one = (await call<UserDto>('GET', `/api/user/${alice.userId}`)).data;
     const self = (await call<UserDto>('GET', '/api/user/self', undefined, alice)).data;
-    expect(Array.isArray(list)).toBe(true);
-    for (const user of [...list, ...found, one, self]) {
+    // Pages as the established console reads them (data.items, data.total, data.page), p from 1 with 0 read as 1.
+    expect(list).toMatchObject({ page: 1, page_size: 10, total: list.items.length });
+    expect(found).toMatchObject({ page: 1, page_size: 10, total: 1 });
+    for (const user of [...list.items, ...found.items, one, self]) {
       expect(keysOf(user)).toEqual(expect.arrayContaining(USER_FIELDS));
       for (const secret of USER_SECRETS) expect(user).not.toHaveProperty(secret);
     }
@@ -92,7 +95,7 @@ describe.each(testDatabases())('the established admin API on $name', (database) 
   it('deletes a user with DELETE /api/user/:id as the manage action does (kept, marked deleted)', async () => {
     const bob = await t.user('bob');
     expect((await call('DELETE', `/api/user/${bob.userId}`)).success).toBe(true);
-    const gone = (await call<UserDto[]>('GET', '/api/user/search?keyword=bob')).data[0];
+    const gone = (await call<Page<UserDto>>('GET', '/api/user/search?keyword=bob')).data.items[0];
     expect(gone.DeletedAt).not.toBeNull();
     expect((await call('DELETE', `/api/user/${bob.userId}`)).success).toBe(false);
     // The super admin cannot be deleted this way either.
@@ -112,6 +115,22 @@ describe.each(testDatabases())('the established admin API on $name', (database) 
     await call('POST', '/api/redemption/', { name: 'gift', quota: 100000, count: 1 });
     const codes = (await call<Array<Record<string, unknown>>>('GET', '/api/redemption/?p=0')).data;
     expect(keysOf(codes[0])).toEqual(expect.arrayContaining(REDEMPTION_FIELDS));
+  });
+
+  it('lists drawings and async tasks as plain lists, p from 0 and 10 rows unless page_size says', async () => {
+    const db = t.app.ctx.db.kysely;
+    for (let i = 0; i < 11; i += 1) {
+      await insertMidjourney(db, { mj_id: `compat-mj-${i}`, user_id: alice.userId, submit_time: (nowSeconds() - 60) * 1000 });
+      await insertTask(db, { task_id: `compat-task-${i}`, user_id: alice.userId, submit_time: nowSeconds() - 60, platform: 'suno' });
+    }
+    for (const [url, own] of [['/api/mj/', '/api/mj/self/'], ['/api/task/', '/api/task/self']]) {
+      const first = (await call<Array<MidjourneyDto | TaskDto>>('GET', `${url}?p=0`)).data;
+      expect(Array.isArray(first), url).toBe(true);
+      expect(first, url).toHaveLength(10);
+      expect((await call<unknown[]>('GET', `${url}?p=1`)).data, url).toHaveLength(1);
+      expect((await call<unknown[]>('GET', `${url}?p=1&page_size=5`)).data, url).toHaveLength(5);
+      expect((await call<unknown[]>('GET', `${own}?p=0`, undefined, alice)).data, own).toHaveLength(10);
+    }
   });
 
   it('pages logs as {items, total, page, page_size} and answers stat with quota, rpm and tpm', async () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { MidjourneyDto, Page, TaskDto } from '@switchyard/shared';
+import type { MidjourneyDto, TaskDto } from '@switchyard/shared';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
 import { insertMidjourney, insertTask } from '../store/async-tasks.js';
@@ -7,7 +7,8 @@ import { insertMidjourney, insertTask } from '../store/async-tasks.js';
 interface Body<T> {
   success: boolean;
   message: string;
-  data: Page<T>;
+  /** One page, as the established console reads it: a plain list. */
+  data: T[];
 }
 
 const DAY = 86_400;
@@ -24,9 +25,9 @@ describe.each(testDatabases())('drawing and task logs on $name', (database) => {
     expect(res.statusCode, res.body).toBe(200);
     return res.json() as Body<T>;
   }
-  const ids = (body: Body<{ id: number }>) => body.data.items.map((r) => r.id);
-  const mjIds = (body: Body<MidjourneyDto>) => body.data.items.map((r) => r.mj_id);
-  const taskIds = (body: Body<TaskDto>) => body.data.items.map((r) => r.task_id);
+  const ids = (body: Body<{ id: number }>) => body.data.map((r) => r.id);
+  const mjIds = (body: Body<MidjourneyDto>) => body.data.map((r) => r.mj_id);
+  const taskIds = (body: Body<TaskDto>) => body.data.map((r) => r.task_id);
 
   beforeAll(async () => {
     t = await startTestApp(database);
@@ -65,12 +66,13 @@ describe.each(testDatabases())('drawing and task logs on $name', (database) => {
   });
   afterAll(() => t.close());
 
-  it('lists every drawing for administrators, newest first, as a page with the spec fields', async () => {
-    const body = await get<MidjourneyDto>(root, '/api/mj/?p=1');
-    expect(body).toMatchObject({ success: true, message: '', data: { total: 5, page: 1, page_size: 10 } });
+  it('lists every drawing for administrators, newest first, as a plain list with the spec fields', async () => {
+    const body = await get<MidjourneyDto>(root, '/api/mj/?p=0');
+    expect(body).toMatchObject({ success: true, message: '' });
+    expect(Array.isArray(body.data)).toBe(true);
     expect(mjIds(body)).toEqual(['mj-a-3', 'mj-a-2', 'mj-b-1', 'mj-a-1', 'mj-a-old']);
     expect(ids(body)).toEqual([...ids(body)].sort((a, b) => b - a));
-    expect(body.data.items[0]).toMatchObject({
+    expect(body.data[0]).toMatchObject({
       mj_id: 'mj-a-3', user_id: alice.userId, channel_id: 7, action: 'IMAGINE', code: 1, status: 'SUCCESS', progress: '100%',
       prompt: 'prompt of mj-a-3', image_url: '/mj/image/mj-a-3', submit_time: NOW * 1000, created_at: NOW,
       quota: 50_000, fail_reason: '', prompt_en: '', finish_time: 0,
@@ -88,7 +90,7 @@ describe.each(testDatabases())('drawing and task logs on $name', (database) => {
   it("shows a drawing's image through the gateway's address while MjForwardUrlEnabled, else the proxy's own", async () => {
     const options = t.app.ctx.options;
     expect(await options.set('ServerAddress', 'https://gw.example.com/')).toBeNull();
-    const first = async () => (await get<MidjourneyDto>(root, '/api/mj/?mj_id=mj-a-3')).data.items[0].image_url;
+    const first = async () => (await get<MidjourneyDto>(root, '/api/mj/?mj_id=mj-a-3')).data[0].image_url;
     expect(await first()).toBe('https://gw.example.com/mj/image/mj-a-3');
     expect(await options.set('MjForwardUrlEnabled', 'false')).toBeNull();
     expect(await first()).toBe('https://img.example/mj-a-3.png');
@@ -111,34 +113,42 @@ describe.each(testDatabases())('drawing and task logs on $name', (database) => {
     expect(mjIds(await get<MidjourneyDto>(root, `/api/mj/?channel_id=8&start_timestamp=${NOW - 3600}`))).toEqual(['mj-a-2']);
   });
 
-  it('pages drawings by p and page_size, 1-based', async () => {
-    const second = await get<MidjourneyDto>(root, '/api/mj/?p=2&page_size=2');
-    expect(second.data).toMatchObject({ total: 5, page: 2, page_size: 2 });
+  it('pages drawings by p from 0 and page_size (10 rows unless asked), as the established console does', async () => {
+    const db = t.app.ctx.db.kysely;
+    const first = await db.selectFrom('midjourneys').select((e) => e.fn.max('id').as('id')).executeTakeFirstOrThrow();
+    for (let i = 0; i < 7; i += 1) await insertMidjourney(db, { mj_id: `mj-page-${i}`, user_id: bob.userId, channel_id: 9, submit_time: NOW * 1000 });
+    try {
+      // 12 drawings: the console asks p=0, then p=1 when the user reaches page 2; a short page is the last.
+      expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=0'))).toHaveLength(10);
+      expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=1'))).toEqual(['mj-a-1', 'mj-a-old']);
+      expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/'))).toEqual(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=0')));
+    } finally {
+      await db.deleteFrom('midjourneys').where('id', '>', Number(first.id)).execute();
+    }
+    const second = await get<MidjourneyDto>(root, '/api/mj/?p=1&page_size=2');
     expect(mjIds(second)).toEqual(['mj-b-1', 'mj-a-1']);
-    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=3&page_size=2'))).toEqual(['mj-a-old']);
-    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=4&page_size=2'))).toEqual([]);
+    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=2&page_size=2'))).toEqual(['mj-a-old']);
+    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=3&page_size=2'))).toEqual([]);
     // Unreadable or out-of-range paging falls back to the first page and the nearest size.
-    const odd = await get<MidjourneyDto>(root, '/api/mj/?p=abc&page_size=100000');
-    expect(odd.data).toMatchObject({ page: 1, page_size: 100, total: 5 });
+    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=abc&page_size=100000'))).toHaveLength(5);
+    expect(mjIds(await get<MidjourneyDto>(root, '/api/mj/?p=-1&page_size=1'))).toEqual(['mj-a-3']);
   });
 
   it("shows a user only their own drawings, without channels, whatever the filters say", async () => {
     const own = await get<MidjourneyDto>(alice, '/api/mj/self/');
     expect(mjIds(own)).toEqual(['mj-a-3', 'mj-a-2', 'mj-a-1', 'mj-a-old']);
-    expect(own.data.items.every((r) => r.user_id === alice.userId && r.channel_id === 0)).toBe(true);
+    expect(own.data.every((r) => r.user_id === alice.userId && r.channel_id === 0)).toBe(true);
     expect(mjIds(await get<MidjourneyDto>(alice, '/api/mj/self/?mj_id=mj-b-1'))).toEqual([]);
     // channel_id is an administrator's filter: ignored here, and never a way to another user's rows.
     expect(mjIds(await get<MidjourneyDto>(bob, '/api/mj/self?channel_id=7'))).toEqual(['mj-b-1']);
-    const windowed = await get<MidjourneyDto>(alice, `/api/mj/self/?start_timestamp=${(NOW - 3 * DAY) * 1000}&page_size=2&p=2`);
-    expect(windowed.data).toMatchObject({ total: 3, page: 2 });
+    const windowed = await get<MidjourneyDto>(alice, `/api/mj/self/?start_timestamp=${(NOW - 3 * DAY) * 1000}&page_size=2&p=1`);
     expect(mjIds(windowed)).toEqual(['mj-a-1']);
   });
 
   it('lists every async task for administrators with channel, task id and window filters (seconds or milliseconds)', async () => {
-    const all = await get<TaskDto>(root, '/api/task/');
-    expect(all.data).toMatchObject({ total: 4, page: 1, page_size: 10 });
+    const all = await get<TaskDto>(root, '/api/task/?p=0');
     expect(taskIds(all)).toEqual(['t-a-2', 't-a-1', 't-b-1', 't-a-old']);
-    expect(all.data.items[0]).toMatchObject({
+    expect(all.data[0]).toMatchObject({
       task_id: 't-a-2', platform: 'suno', action: 'MUSIC', status: 'IN_PROGRESS', progress: '40%', user_id: alice.userId,
       channel_id: 36, submit_time: NOW, created_at: NOW, fail_reason: '', finish_time: 0, data: '{"clips":[]}',
     });
@@ -148,18 +158,18 @@ describe.each(testDatabases())('drawing and task logs on $name', (database) => {
     const today = NOW - (NOW % DAY);
     expect(taskIds(await get<TaskDto>(root, `/api/task/?start_timestamp=${today}`))).toEqual(['t-a-2', 't-a-1']);
     expect(taskIds(await get<TaskDto>(root, `/api/task/?end_timestamp=${(NOW - DAY) * 1000}`))).toEqual(['t-b-1', 't-a-old']);
-    const paged = await get<TaskDto>(root, '/api/task/?p=2&page_size=3');
-    expect(paged.data).toMatchObject({ total: 4, page: 2, page_size: 3 });
-    expect(taskIds(paged)).toEqual(['t-a-old']);
+    // p from 0: the second page of three.
+    expect(taskIds(await get<TaskDto>(root, '/api/task/?p=1&page_size=3'))).toEqual(['t-a-old']);
+    expect(taskIds(await get<TaskDto>(root, '/api/task/?page_size=3'))).toEqual(['t-a-2', 't-a-1', 't-b-1']);
   });
 
   it('shows a user only their own async tasks, without channels', async () => {
     const own = await get<TaskDto>(bob, '/api/task/self');
     expect(taskIds(own)).toEqual(['t-b-1']);
-    expect(own.data.items[0]).toMatchObject({ user_id: bob.userId, channel_id: 0 });
+    expect(own.data[0]).toMatchObject({ user_id: bob.userId, channel_id: 0 });
     expect(taskIds(await get<TaskDto>(bob, '/api/task/self/?task_id=t-a-1'))).toEqual([]);
     expect(taskIds(await get<TaskDto>(alice, '/api/task/self?channel_id=37&page_size=1'))).toEqual(['t-a-2']);
-    expect((await get<TaskDto>(alice, '/api/task/self?channel_id=37&page_size=1')).data.total).toBe(3);
+    expect(taskIds(await get<TaskDto>(alice, '/api/task/self?channel_id=37&page_size=1&p=2'))).toEqual(['t-a-old']);
   });
 
   it('keeps the all-user lists to administrators', async () => {

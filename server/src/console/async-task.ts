@@ -1,18 +1,19 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
-import type { MidjourneyDto, Page, TaskDto } from '@switchyard/shared';
+import type { MidjourneyDto, TaskDto } from '@switchyard/shared';
 import { caller } from '../auth/guard.js';
 import type { Database } from '../db/schema.js';
-import { pageMidjourneys, pageTasks, type MidjourneyRow, type TaskFilter, type TaskPageRequest, type TaskRow } from '../store/async-tasks.js';
+import { listMidjourneys, listTasks, type MidjourneyRow, type TaskFilter, type TaskPageRequest, type TaskRow } from '../store/async-tasks.js';
 import { ok } from './envelope.js';
 import type { OptionReader } from '../options/index.js';
 import { imageUrlOf } from '../relay/tasks/midjourney/view.js';
 import { paging, queryInt, queryText, queryTime, type Query } from './query.js';
 
 /*
- * The drawing log (GET /api/mj/, /api/mj/self/) and the async task log (GET /api/task/, /api/task/self): pages of
- * { items, total, page, page_size }, 1-based `p`, newest first. The self views read the caller's rows only, never
- * filter by channel and show no channel.
+ * The drawing log (GET /api/mj/, /api/mj/self/) and the async task log (GET /api/task/, /api/task/self): one page
+ * as a plain list in `data`, `p` from 0, `page_size` rows (10 unless asked), newest first, as the established
+ * console reads them (docs/admin-api-compat.md); a page shorter than asked is the last. No count is made. The self
+ * views read the caller's rows only, never filter by channel and show no channel.
  *
  * Midjourney proxies report submit_time in milliseconds and the established console sends the drawing window in
  * milliseconds, the task window in seconds. A bound is read in either unit (below 10^11 it can only be seconds: in
@@ -59,24 +60,24 @@ interface TaskList<Row, Dto> {
   upstreamParam: string;
   /** The unit of submit_time in this table. */
   unit: Unit;
-  read: (db: Db, filter: TaskFilter, page: TaskPageRequest) => Promise<{ items: Row[]; total: number }>;
+  read: (db: Db, filter: TaskFilter, page: TaskPageRequest) => Promise<Row[]>;
   view: (row: Row, self: boolean, options: OptionReader) => Dto;
 }
 
-const DRAWINGS: TaskList<MidjourneyRow, MidjourneyDto> = { upstreamParam: 'mj_id', unit: 'ms', read: pageMidjourneys, view: midjourneyView };
-const TASKS: TaskList<TaskRow, TaskDto> = { upstreamParam: 'task_id', unit: 's', read: pageTasks, view: taskView };
+const DRAWINGS: TaskList<MidjourneyRow, MidjourneyDto> = { upstreamParam: 'mj_id', unit: 'ms', read: listMidjourneys, view: midjourneyView };
+const TASKS: TaskList<TaskRow, TaskDto> = { upstreamParam: 'task_id', unit: 's', read: listTasks, view: taskView };
 
 export const asyncTaskRoutes: FastifyPluginAsync = async (app) => {
   const db = app.ctx.db.kysely;
   const admin = { config: { access: 'admin' as const } };
   const user = { config: { access: 'user' as const } };
 
-  async function listPage<Row, Dto>(list: TaskList<Row, Dto>, request: FastifyRequest, self: boolean): Promise<Page<Dto>> {
+  async function listPage<Row, Dto>(list: TaskList<Row, Dto>, request: FastifyRequest, self: boolean): Promise<Dto[]> {
     const query = request.query as Query;
-    const { page, size, offset } = paging(query, { firstPage: 1 });
+    const { size, offset } = paging(query);
     const filter = filterOf(query, list.upstreamParam, list.unit, self ? caller(request).id : undefined);
-    const found = await list.read(db, filter, { offset, limit: size });
-    return { items: found.items.map((r) => list.view(r, self, app.ctx.options)), total: found.total, page, page_size: size };
+    const rows = await list.read(db, filter, { offset, limit: size });
+    return rows.map((r) => list.view(r, self, app.ctx.options));
   }
 
   function serve<Row, Dto>(base: string, list: TaskList<Row, Dto>): void {

@@ -90,12 +90,12 @@ describe.each(testDatabases())('paged lists with numbers nobody should send, on 
   });
 
   it('answers an empty page past the end of every paged list', async () => {
-    for (const url of ['/api/user/', '/api/user/search', '/api/token/', '/api/token/search', '/api/channel/', '/api/channel/search', '/api/redemption/', '/api/redemption/search']) {
+    for (const url of ['/api/token/', '/api/token/search', '/api/channel/', '/api/channel/search', '/api/redemption/', '/api/redemption/search', '/api/mj/', '/api/task/']) {
       const res = await get(`${url}?p=99999999999999999999`);
       expect(res.status, url).toBe(200);
       expect(res.body, url).toMatchObject({ success: true, data: [] });
     }
-    for (const url of ['/api/log/', '/api/log/self/']) {
+    for (const url of ['/api/log/', '/api/log/self/', '/api/user/', '/api/user/search']) {
       const res = await get(`${url}?p=99999999999999999999`);
       expect(res.status, url).toBe(200);
       expect(res.body, url).toMatchObject({ success: true, data: { items: [] } });

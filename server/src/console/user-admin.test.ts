@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOG_TYPE, type UserDto } from '@switchyard/shared';
+import { LOG_TYPE, type Page, type UserDto } from '@switchyard/shared';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
 import { findUserById, findUserByUsername } from '../store/users.js';
@@ -43,18 +43,26 @@ describe.each(testDatabases())('user administration on $name', (database) => {
     expect((await call(common, 'POST', '/api/user/manage', { id: common.userId, action: 'promote' })).status).toBe(403);
   });
 
-  it('lists users newest first as a plain array, paged', async () => {
-    const all = await call(admin, 'GET', '/api/user/?p=0&page_size=100');
+  it('lists users newest first as a page {items, total, page, page_size}, p from 1 (0 read as 1)', async () => {
+    const all = await call(admin, 'GET', '/api/user/?p=1&page_size=100');
     expect(all.body.success).toBe(true);
-    const ids = (all.body.data as UserDto[]).map((u) => u.id);
+    const page = all.body.data as Page<UserDto>;
+    const ids = page.items.map((u) => u.id);
+    expect(page).toMatchObject({ page: 1, page_size: 100, total: ids.length });
     expect(ids).toEqual([...ids].sort((a, b) => b - a));
     expect(ids).toEqual(expect.arrayContaining([admin.userId, common.userId, await rootId()]));
-    expect(all.body.data[0]).not.toHaveProperty('password');
-    expect(all.body.data[0]).not.toHaveProperty('access_token');
-    const page0 = (await call(admin, 'GET', '/api/user/?p=0&page_size=2')).body.data as UserDto[];
-    const page1 = (await call(admin, 'GET', '/api/user/?p=1&page_size=2')).body.data as UserDto[];
-    expect(page0.map((u) => u.id)).toEqual(ids.slice(0, 2));
-    expect(page1.map((u) => u.id)).toEqual(ids.slice(2, 4));
+    expect(page.items[0]).not.toHaveProperty('password');
+    expect(page.items[0]).not.toHaveProperty('access_token');
+    const pageOf = async (query: string) => (await call(admin, 'GET', `/api/user/?${query}`)).body.data as Page<UserDto>;
+    // The established console opens the list with p=0; its server reads that as the first page.
+    for (const first of [await pageOf('p=0&page_size=2'), await pageOf('p=1&page_size=2')]) {
+      expect(first).toMatchObject({ page: 1, page_size: 2, total: ids.length });
+      expect(first.items.map((u) => u.id)).toEqual(ids.slice(0, 2));
+    }
+    const second = await pageOf('p=2&page_size=2');
+    expect(second).toMatchObject({ page: 2, page_size: 2, total: ids.length });
+    expect(second.items.map((u) => u.id)).toEqual(ids.slice(2, 4));
+    expect(await pageOf('')).toMatchObject({ page: 1, page_size: 10 });
   });
 
   it('searches by exact id, by substring of username, display name and email, and by group', async () => {
@@ -64,7 +72,7 @@ describe.each(testDatabases())('user administration on $name', (database) => {
     await call(root, 'PUT', '/api/user/', { ...(await editPayload(root, target.id, {})), email: 'hidden@mail.test', group: 'vip' });
 
     const names = async (query: string) =>
-      ((await call(admin, 'GET', `/api/user/search?${query}`)).body.data as UserDto[]).map((u) => u.username).sort();
+      ((await call(admin, 'GET', `/api/user/search?${query}`)).body.data as Page<UserDto>).items.map((u) => u.username).sort();
     expect(await names('keyword=findme')).toEqual(['findme%2', 'findme_1']);
     expect(await names(`keyword=${encodeURIComponent('  findme ')}`)).toEqual(['findme%2', 'findme_1']);
     expect(await names(`keyword=${encodeURIComponent('找到')}`)).toEqual(['findme_1']);
@@ -76,6 +84,10 @@ describe.each(testDatabases())('user administration on $name', (database) => {
     expect(await names('keyword=findme&group=vip')).toEqual(['findme_1']);
     expect(await names('keyword=&group=vip')).toEqual(['findme_1']);
     expect(await names('keyword=99999999999999')).toEqual([]);
+    // Paged as the list is: the total counts every match, p from 1.
+    const search = async (query: string) => (await call(admin, 'GET', `/api/user/search?${query}`)).body.data as Page<UserDto>;
+    expect(await search('keyword=findme&p=0&page_size=1')).toMatchObject({ total: 2, page: 1, page_size: 1, items: [{ username: 'findme%2' }] });
+    expect(await search('keyword=findme&p=2&page_size=1')).toMatchObject({ total: 2, page: 2, items: [{ username: 'findme_1' }] });
   });
 
   it('reads one user unless the admin is not above them', async () => {
@@ -204,7 +216,7 @@ describe.each(testDatabases())('user administration on $name', (database) => {
     const res = await manage(admin, target.userId, 'delete');
     expect(res).toEqual({ success: true, message: '', data: { status: 1, role: 1 } });
     expect((await call(target, 'GET', '/api/user/self')).status).toBe(401);
-    const listed = ((await call(admin, 'GET', '/api/user/search?keyword=deleteme')).body.data as UserDto[])[0];
+    const listed = ((await call(admin, 'GET', '/api/user/search?keyword=deleteme')).body.data as Page<UserDto>).items[0];
     expect(listed.DeletedAt).toBeGreaterThan(0);
     expect(await manage(admin, target.userId, 'enable')).toEqual({ success: false, message: '用户不存在' });
     expect(await call(null, 'POST', '/api/user/register', { username: 'deleteme', password: 'password123' })).toMatchObject({

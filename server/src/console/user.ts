@@ -1,13 +1,13 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
-import { ROLE } from '@switchyard/shared';
+import { ROLE, type Page, type UserDto } from '@switchyard/shared';
 import type { UserRow, UserUpdate } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
 import { caller } from '../auth/guard.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
 import { closeSession, openSession, readSession } from '../auth/session.js';
 import { requireTurnstile } from '../auth/turnstile.js';
-import { findUserById, listUsers, searchUsers, softDeleteUser, updateUser } from '../store/users.js';
+import { findUserById, pageUsers, softDeleteUser, updateUser } from '../store/users.js';
 import {
   checkDisplayName,
   checkPassword,
@@ -127,16 +127,19 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
 
   // ---- administration ----
 
-  app.get('/user/', { config: { access: 'admin' } }, async (request) => {
-    const { offset, size } = paging(request.query as Query);
-    return ok((await listUsers(db, offset, size)).map(userView));
-  });
+  // Both lists are pages as the established console reads them: { items, total, page, page_size }, p from 1 (0 and
+  // a missing p are the first page), docs/admin-api-compat.md.
+  async function userPage(query: Query, keyword: string, group: string): Promise<Page<UserDto>> {
+    const { page, size, offset } = paging(query, { firstPage: 1 });
+    const found = await pageUsers(db, keyword, group, offset, size);
+    return { items: found.items.map(userView), total: found.total, page, page_size: size };
+  }
+
+  app.get('/user/', { config: { access: 'admin' } }, async (request) => ok(await userPage(request.query as Query, '', '')));
 
   app.get('/user/search', { config: { access: 'admin' } }, async (request) => {
     const query = request.query as Query;
-    const { offset, size } = paging(query, { defaultSize: 100 });
-    const rows = await searchUsers(db, queryText(query, 'keyword'), queryText(query, 'group'), offset, size);
-    return ok(rows.map(userView));
+    return ok(await userPage(query, queryText(query, 'keyword'), queryText(query, 'group')));
   });
 
   app.get('/user/:id', { config: { access: 'admin' } }, async (request) => {

@@ -1,7 +1,7 @@
 import type { Config } from '../config.js';
 import { connect } from '../db/connect.js';
 import { terminalProgress } from './progress.js';
-import { ImportRefused, runImport } from './runner.js';
+import { ImportRefused, ImportStopped, runImport } from './runner.js';
 import { describeSource, openSource, parseSource } from './source.js';
 
 export const USAGE = `usage: npm run import -- <source> [--logs <log source>]
@@ -9,14 +9,18 @@ export const USAGE = `usage: npm run import -- <source> [--logs <log source>]
 Imports a new-api or one-api database into the database Switchyard is configured for (SQL_DSN, or SQLITE_PATH).
 <source> is an SQLite file (path or sqlite:/path), postgres://user:pass@host:5432/db, mysql://user:pass@host:3306/db
 or user:pass@tcp(host:3306)/db. --logs names the database holding the logs when the old gateway kept them apart
-(LOG_SQL_DSN). The target must be empty (a first start's untouched root account is allowed).`;
+(LOG_SQL_DSN). The target must be empty (a first start's untouched root account is allowed), and no server may be
+running on it. Ctrl-C stops the import and removes what it wrote.`;
 
 export interface CliIo {
   out(text: string): void;
   err(text: string): void;
 }
 
-/** Runs the import the command line asked for; returns the exit code (0 done, 1 failed, 2 refused or misused). */
+/** Exit code of an import stopped by Ctrl-C (128 + SIGINT, as a shell reports it). */
+export const STOPPED_EXIT_CODE = 130;
+
+/** Runs the import the command line asked for; returns the exit code (0 done, 1 failed, 2 refused or misused, 130 stopped). */
 export async function runCli(args: string[], config: Config, io: CliIo, signal?: AbortSignal): Promise<number> {
   if (args.includes('-h') || args.includes('--help')) {
     io.out(USAGE);
@@ -41,6 +45,10 @@ export async function runCli(args: string[], config: Config, io: CliIo, signal?:
       if (err instanceof ImportRefused) {
         io.err(`import refused: ${err.message}`);
         return 2;
+      }
+      if (err instanceof ImportStopped) {
+        io.err('import stopped: what it wrote was removed');
+        return STOPPED_EXIT_CODE;
       }
       io.err(`import failed, nothing was kept: ${err instanceof Error ? err.message : String(err)}`);
       return 1;

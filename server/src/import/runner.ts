@@ -11,11 +11,28 @@ import { countRows, readPages } from './reader.js';
 import type { SourceDb } from './source.js';
 import { NOT_COPIED, tableImports } from './tables/index.js';
 import { isSkip, type ImportContext, type TableImport, type TargetTable } from './table-import.js';
+import { runningServersMessage } from './running-servers.js';
 import { advanceSequences, clearImported, clearMarker, inspectTarget, setMarker } from './target.js';
 import { float, text } from './values.js';
 
-/** The target holds data already: nothing was written. */
+/** The target holds data already, or a server runs on it: nothing was written. */
 export class ImportRefused extends Error {}
+
+/** The signal was aborted (Ctrl-C): what the import wrote was removed. */
+export class ImportStopped extends Error {
+  constructor() {
+    super('import stopped');
+  }
+}
+
+/**
+ * Lets signal handlers run, then stops if the import was aborted. On SQLite every read and write is synchronous, so
+ * without this an import never gives the event loop a turn and Ctrl-C is only seen once it has finished.
+ */
+async function betweenBatches(signal: AbortSignal | undefined): Promise<void> {
+  await new Promise<void>((resolve) => setImmediate(resolve));
+  if (signal?.aborted) throw new ImportStopped();
+}
 
 export interface ImportOptions {
   progress?: ProgressSink;
@@ -107,7 +124,6 @@ async function importTable(
   const sqliteInsert = sqlite && !imp.insert ? sqliteInserter(sqlite, imp.target) : undefined;
   const restoreIndexes = sqliteInsert && sqlite ? suspendSqliteIndexes(sqlite, imp.target) : undefined;
   for await (const page of readPages(source, imp.source, columns.has('id'), opts.pageSize ?? 5000)) {
-    if (opts.signal?.aborted) throw new Error('import stopped');
     const rows: Array<Insertable<Database[TargetTable]>> = [];
     for (const row of page) {
       const mapped = imp.map(row, ctx);
@@ -130,6 +146,7 @@ async function importTable(
       }
     }
     progress.advance(report.read);
+    await betweenBatches(opts.signal);
   }
   restoreIndexes?.();
   if (imp.finish) report.extra.push(...(await imp.finish(trx, ctx)));
@@ -154,6 +171,8 @@ export async function runImport(source: SourceDb, sourceLabel: string, target: D
   if (state.kind === 'holds-data') {
     throw new ImportRefused(`the target database already holds data (${state.what}); import only into an empty database`);
   }
+  const served = await runningServersMessage(target.kysely);
+  if (served) throw new ImportRefused(served);
   const notImported: string[] = [];
   if (state.kind === 'interrupted') {
     await clearImported(target.kysely);
@@ -161,10 +180,18 @@ export async function runImport(source: SourceDb, sourceLabel: string, target: D
   }
   const now = Math.floor(Date.now() / 1000);
   await setMarker(target.kysely, now);
+  // Again with the marker set: a server starting from now on sees it and refuses, and one that started since the
+  // first look has announced itself before looking for the marker (cluster/server-presence.ts).
+  const servedNow = await runningServersMessage(target.kysely);
+  if (servedNow) {
+    await clearMarker(target.kysely);
+    throw new ImportRefused(servedNow);
+  }
   const reports: TableReport[] = [];
   const imports = tableImports();
   try {
     for (const imp of imports) {
+      await betweenBatches(opts.signal);
       const logDb = imp.source === 'logs' && opts.logSource && logCatalog ? { db: opts.logSource, catalog: logCatalog } : undefined;
       const tableSource = logDb?.db ?? source;
       const tableCatalog = logDb?.catalog ?? catalog;
@@ -183,6 +210,7 @@ export async function runImport(source: SourceDb, sourceLabel: string, target: D
       await opts.afterTable?.(imp.target);
     }
     await advanceSequences(target, imports.map((i) => i.target).filter((t) => t !== 'options'));
+    await betweenBatches(opts.signal);
     await clearMarker(target.kysely);
   } catch (err) {
     await clearImported(target.kysely).catch(() => {});

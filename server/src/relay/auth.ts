@@ -75,6 +75,8 @@ export function authenticateToken(ctx: AppContext, request: KeyedRequest): Calle
   const presented = presentedKey(request);
   if (!presented) throw deny(401, '未提供令牌', 'missing_api_key');
   const [key, channelPart] = presented.split('-', 2);
+  // "sk--1" names no key: never looked up, so no row with an empty key (however it got there) is ever matched.
+  if (!key) throw deny(401, '无效的令牌', 'invalid_api_key');
   const token = ctx.authCache.cachedToken(key);
   if (token === NOT_CACHED) return ctx.authCache.token(key).then((t) => withToken(ctx, request, t, channelPart));
   return withToken(ctx, request, token, channelPart);

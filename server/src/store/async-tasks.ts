@@ -46,32 +46,28 @@ export async function insertTask(db: Db, row: Partial<Insertable<TasksTable>>): 
   await db.insertInto('tasks').values({ ...TASK_DEFAULTS, ...row }).execute();
 }
 
-export async function pageMidjourneys(db: Db, filter: TaskFilter, page: TaskPageRequest): Promise<{ items: MidjourneyRow[]; total: number }> {
-  return pageOf(db, 'midjourneys', 'mj_id', filter, page);
+export async function listMidjourneys(db: Db, filter: TaskFilter, page: TaskPageRequest): Promise<MidjourneyRow[]> {
+  return listOf(db, 'midjourneys', 'mj_id', filter, page);
 }
 
-export async function pageTasks(db: Db, filter: TaskFilter, page: TaskPageRequest): Promise<{ items: TaskRow[]; total: number }> {
-  return pageOf(db, 'tasks', 'task_id', filter, page);
+export async function listTasks(db: Db, filter: TaskFilter, page: TaskPageRequest): Promise<TaskRow[]> {
+  return listOf(db, 'tasks', 'task_id', filter, page);
 }
 
-async function pageOf<T extends 'midjourneys' | 'tasks'>(
+async function listOf<T extends 'midjourneys' | 'tasks'>(
   db: Db,
   table: T,
   upstreamColumn: 'mj_id' | 'task_id',
   filter: TaskFilter,
   { offset, limit }: TaskPageRequest,
-): Promise<{ items: Selectable<Database[T]>[]; total: number }> {
+): Promise<Selectable<Database[T]>[]> {
   // One query shape for both tables: their filter columns share names and types; only the upstream id differs.
-  const base = (db as unknown as Kysely<Record<string, TasksTable & MidjourneysTable>>).selectFrom(table as 'tasks');
-  let q = base;
+  let q = (db as unknown as Kysely<Record<string, TasksTable & MidjourneysTable>>).selectFrom(table as 'tasks');
   if (filter.userId !== undefined) q = q.where('user_id', '=', filter.userId);
   if (filter.channelId) q = q.where('channel_id', '=', filter.channelId);
   if (filter.upstreamId) q = q.where(upstreamColumn, '=', filter.upstreamId);
   if (filter.startTime) q = q.where('submit_time', '>=', filter.startTime);
   if (filter.endTime) q = q.where('submit_time', '<=', filter.endTime);
-  const [items, count] = await Promise.all([
-    q.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute(),
-    q.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return { items: items as unknown as Selectable<Database[T]>[], total: Number(count.n) };
+  const items = await q.selectAll().orderBy('id', 'desc').limit(limit).offset(offset).execute();
+  return items as unknown as Selectable<Database[T]>[];
 }

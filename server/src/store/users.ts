@@ -78,9 +78,6 @@ export async function softDeleteUser(db: Db, id: number): Promise<void> {
 }
 
 /** Every account, soft-deleted ones included, newest first. */
-export async function listUsers(db: Db, offset: number, limit: number): Promise<UserRow[]> {
-  return db.selectFrom('users').selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute();
-}
 
 /** LIKE pattern for a substring; `!` escapes, because a backslash means different things in the three dialects. */
 function containsPattern(text: string): string {
@@ -90,11 +87,12 @@ function containsPattern(text: string): string {
 const MAX_INT32 = 2_147_483_647;
 
 /**
- * Keyword matches id exactly, or username / display name / email by substring; group narrows when given.
- * Includes soft-deleted accounts (the console shows them as deregistered). Newest first.
+ * A page of users and how many match. Keyword matches id exactly, or username / display name / email by substring;
+ * group narrows when given (neither: every user). Includes soft-deleted accounts (the console shows them as
+ * deregistered). Newest first.
  */
-export async function searchUsers(db: Db, keyword: string, group: string, offset: number, limit: number): Promise<UserRow[]> {
-  let q = db.selectFrom('users').selectAll();
+export async function pageUsers(db: Db, keyword: string, group: string, offset: number, limit: number): Promise<{ items: UserRow[]; total: number }> {
+  let q = db.selectFrom('users');
   if (keyword) {
     const like = containsPattern(keyword);
     const asId = /^\d{1,10}$/.test(keyword) && Number(keyword) <= MAX_INT32 ? Number(keyword) : null;
@@ -108,7 +106,11 @@ export async function searchUsers(db: Db, keyword: string, group: string, offset
     );
   }
   if (group) q = q.where('group', '=', group);
-  return q.orderBy('id', 'desc').offset(offset).limit(limit).execute();
+  const [items, count] = await Promise.all([
+    q.selectAll().orderBy('id', 'desc').offset(offset).limit(limit).execute(),
+    q.select(sql<number | string>`count(*)`.as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { items, total: Number(count.n) };
 }
 
 export async function countUsers(db: Db): Promise<number> {

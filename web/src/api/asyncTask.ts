@@ -1,4 +1,4 @@
-import type { MidjourneyDto, Page, TaskDto } from '@switchyard/shared';
+import type { MidjourneyDto, TaskDto } from '@switchyard/shared';
 import { api, unwrap } from './client';
 
 /** Filters of the drawing and async task lists (spec §7). channel_id is sent by admins only. */
@@ -13,14 +13,14 @@ export interface AsyncTaskQuery {
 }
 
 export interface AsyncTaskPageRequest {
-  /** 1-based. */
+  /** 0-based; a page shorter than page_size is the last (the lists carry no total). */
   p: number;
   page_size: number;
 }
 
 function list<T>(base: string, self: boolean, idParam: string, query: AsyncTaskQuery, page: AsyncTaskPageRequest) {
   const { id, ...rest } = query;
-  return unwrap(api.get<Page<T>>(self ? `${base}/self/` : `${base}/`, { ...page, ...rest, [idParam]: id }));
+  return unwrap(api.get<T[]>(self ? `${base}/self/` : `${base}/`, { ...page, ...rest, [idParam]: id }));
 }
 
 export const asyncTaskApi = {

@@ -1,4 +1,4 @@
-import type { UserDto } from '@switchyard/shared';
+import type { Page, UserDto } from '@switchyard/shared';
 import { api, ApiError, unwrap } from './client';
 
 export type ManageAction = 'promote' | 'demote' | 'disable' | 'enable' | 'delete';
@@ -19,8 +19,11 @@ export interface SelfUpdateInput {
 }
 
 export const userApi = {
-  list: (p: number, pageSize: number) => unwrap(api.get<UserDto[]>('/api/user/', { p, page_size: pageSize })),
-  search: (keyword: string, group: string) => unwrap(api.get<UserDto[]>('/api/user/search', { keyword, group })),
+  /** One page of the list, p 0-based here (the server's pages count from 1). */
+  list: (p: number, pageSize: number) => unwrap(api.get<Page<UserDto>>('/api/user/', { p: p + 1, page_size: pageSize })).then((page) => page.items),
+  /** The first 100 matches (the most a page holds). */
+  search: (keyword: string, group: string) =>
+    unwrap(api.get<Page<UserDto>>('/api/user/search', { keyword, group, p: 1, page_size: 100 })).then((page) => page.items),
   get: (id: number) => unwrap(api.get<UserDto>(`/api/user/${id}`)),
   create: (input: NewUserInput) => unwrap(api.post('/api/user/', input)),
   update: (input: UserUpdateInput) => unwrap(api.put('/api/user/', input)),

@@ -29,7 +29,7 @@ export interface PagedList<T> {
 }
 
 /**
- * A server-paged table list with a total (the log, drawing and task lists): a page is fetched when the user
+ * A server-paged table list with a total (the log list): a page is fetched when the user
  * reaches it and kept; the previous page stays on screen while the next loads. The page size is remembered under
  * `page-size` (spec §9).
  */

@@ -2,6 +2,7 @@ import { CHANNEL_STATUS, CHANNEL_TYPE } from '@switchyard/shared';
 import { abilityRows } from '../../store/abilities.js';
 import { MULTI_KEY_MODES, parseChannelInfo, parseKeys, serializeChannelInfo, type MultiKeyMode } from '../../store/channel-keys.js';
 import { mapChannelType } from '../channel-types.js';
+import { balance, knownCode } from '../hostile-values.js';
 import type { TableImport } from '../table-import.js';
 import { clip, float, int, jsonObject, text } from '../values.js';
 
@@ -59,7 +60,7 @@ export function channelsImport(): TableImport<'channels'> {
     ],
     map(row, ctx) {
       const mapped = mapChannelType(ctx.system, int(row.type));
-      let status = int(row.status, CHANNEL_STATUS.ENABLED);
+      let status = knownCode(int(row.status, CHANNEL_STATUS.ENABLED), Object.values(CHANNEL_STATUS), CHANNEL_STATUS.MANUALLY_DISABLED, 'status', ctx);
       let otherInfo = text(row.other_info);
       if (mapped.unsupported) {
         ctx.note(`imported disabled: ${mapped.unsupported}`);
@@ -99,7 +100,7 @@ export function channelsImport(): TableImport<'channels'> {
         balance_updated_time: int(row.balance_updated_time),
         models: text(row.models),
         group: clip(text(row.group, 'default'), 255),
-        used_quota: int(row.used_quota),
+        used_quota: balance(row.used_quota, 'used_quota', ctx),
         model_mapping: text(row.model_mapping),
         status_code_mapping: clip(text(row.status_code_mapping), 1024),
         priority: int(row.priority),

@@ -1,3 +1,4 @@
+import { balance, recordedAmount } from '../hostile-values.js';
 import type { TableImport } from '../table-import.js';
 import { clip, flag, int, text } from '../values.js';
 
@@ -28,9 +29,9 @@ export function logsImport(): TableImport<'logs'> {
         username: clip(text(row.username), 64),
         token_name: clip(text(row.token_name), 64),
         model_name: clip(text(row.model_name), 255),
-        quota: int(row.quota),
-        prompt_tokens: int(row.prompt_tokens),
-        completion_tokens: int(row.completion_tokens),
+        quota: recordedAmount(row.quota, 'quota', ctx),
+        prompt_tokens: balance(row.prompt_tokens, 'prompt_tokens', ctx),
+        completion_tokens: balance(row.completion_tokens, 'completion_tokens', ctx),
         use_time: useTime,
         is_stream: flag(row.is_stream),
         channel_id: int(row.channel_id),

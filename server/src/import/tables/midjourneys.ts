@@ -1,3 +1,4 @@
+import { recordedAmount } from '../hostile-values.js';
 import type { TableImport } from '../table-import.js';
 import { clip, int, text } from '../values.js';
 
@@ -9,7 +10,7 @@ export function midjourneysImport(): TableImport<'midjourneys'> {
       'id', 'code', 'user_id', 'action', 'mj_id', 'prompt', 'prompt_en', 'description', 'state', 'submit_time', 'start_time',
       'finish_time', 'image_url', 'status', 'progress', 'fail_reason', 'channel_id', 'quota', 'buttons', 'properties',
     ],
-    map(row) {
+    map(row, ctx) {
       return {
         id: int(row.id),
         code: int(row.code),
@@ -28,7 +29,7 @@ export function midjourneysImport(): TableImport<'midjourneys'> {
         progress: clip(text(row.progress), 30),
         fail_reason: text(row.fail_reason),
         channel_id: int(row.channel_id),
-        quota: int(row.quota),
+        quota: recordedAmount(row.quota, 'quota', ctx),
         buttons: text(row.buttons),
         properties: text(row.properties),
         // The incumbent does not record the token charged: refunds go to the user only (009_task_money).

@@ -1,5 +1,6 @@
 import { sql, type Insertable } from 'kysely';
 import type { QuotaDataTable } from '../../db/schema.js';
+import { balance, recordedAmount } from '../hostile-values.js';
 import type { TableImport } from '../table-import.js';
 import { clip, int, text } from '../values.js';
 
@@ -14,16 +15,16 @@ export function quotaDataImport(): TableImport<'quota_data'> {
     source: 'quota_data',
     target: 'quota_data',
     reads: ['id', 'user_id', 'username', 'model_name', 'created_at', 'token_used', 'count', 'quota'],
-    map(row) {
+    map(row, ctx) {
       return {
         id: int(row.id),
         user_id: int(row.user_id),
         username: clip(text(row.username), 64),
         model_name: clip(text(row.model_name), 255),
         created_at: int(row.created_at),
-        token_used: int(row.token_used),
-        count: int(row.count),
-        quota: int(row.quota),
+        token_used: balance(row.token_used, 'token_used', ctx),
+        count: balance(row.count, 'count', ctx),
+        quota: recordedAmount(row.quota, 'quota', ctx),
       };
     },
     async insert(trx, rows, ctx) {

@@ -1,4 +1,5 @@
 import { REDEMPTION_STATUS } from '@switchyard/shared';
+import { balance, knownCode } from '../hostile-values.js';
 import { skip, type TableImport } from '../table-import.js';
 import { clip, int, text, unixSeconds } from '../values.js';
 
@@ -10,7 +11,7 @@ export function redemptionsImport(): TableImport<'redemptions'> {
     map(row, ctx) {
       const key = text(row.key);
       if (key.length > 32) return skip('code longer than 32 characters');
-      let status = int(row.status, REDEMPTION_STATUS.UNUSED);
+      let status = knownCode(int(row.status, REDEMPTION_STATUS.UNUSED), Object.values(REDEMPTION_STATUS), REDEMPTION_STATUS.DISABLED, 'status', ctx);
       // Later new-api codes may expire (expired_time, 0 = never); we have no expiry, so an expired unused code is
       // disabled and a live one loses its expiry (reported).
       const expires = int(row.expired_time);
@@ -26,7 +27,7 @@ export function redemptionsImport(): TableImport<'redemptions'> {
         key,
         status,
         name: clip(text(row.name), 64),
-        quota: int(row.quota),
+        quota: balance(row.quota, 'quota', ctx),
         created_time: int(row.created_time),
         redeemed_time: int(row.redeemed_time),
         used_user_id: int(row.used_user_id),

@@ -1,3 +1,4 @@
+import { recordedAmount } from '../hostile-values.js';
 import type { TableImport } from '../table-import.js';
 import { clip, int, text } from '../values.js';
 
@@ -9,7 +10,7 @@ export function tasksImport(): TableImport<'tasks'> {
       'id', 'created_at', 'updated_at', 'task_id', 'platform', 'user_id', 'channel_id', 'quota', 'action', 'status', 'fail_reason',
       'submit_time', 'start_time', 'finish_time', 'progress', 'properties', 'data',
     ],
-    map(row) {
+    map(row, ctx) {
       return {
         id: int(row.id),
         created_at: int(row.created_at),
@@ -18,7 +19,7 @@ export function tasksImport(): TableImport<'tasks'> {
         platform: clip(text(row.platform), 30),
         user_id: int(row.user_id),
         channel_id: int(row.channel_id),
-        quota: int(row.quota),
+        quota: recordedAmount(row.quota, 'quota', ctx),
         action: clip(text(row.action), 40),
         status: clip(text(row.status), 20),
         fail_reason: text(row.fail_reason),

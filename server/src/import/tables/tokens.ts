@@ -1,4 +1,7 @@
+import { TOKEN_STATUS } from '@switchyard/shared';
 import { splitList } from '../../store/abilities.js';
+import { generateTokenKey } from '../../store/tokens.js';
+import { balance, keptKey, knownCode, MIN_KEY_LENGTH } from '../hostile-values.js';
 import { skip, type TableImport } from '../table-import.js';
 import { clip, flag, int, text, unixSeconds } from '../values.js';
 
@@ -15,8 +18,12 @@ export function tokensImport(): TableImport<'tokens'> {
     ],
     map(row, ctx) {
       // Keys are kept byte for byte (no sk-, case-sensitive) so clients keep working.
-      const key = text(row.key);
+      let key = text(row.key);
       if (key.length > KEY_WIDTH) return skip(`key longer than ${KEY_WIDTH} characters`);
+      if (!keptKey(key)) {
+        key = generateTokenKey();
+        ctx.note(`key shorter than ${MIN_KEY_LENGTH} characters or not only letters and digits: given a new key (its owner copies it from the token list)`);
+      }
       let modelLimits = text(row.model_limits);
       let limitsOn = flag(row.model_limits_enabled);
       let allowIps = text(row.allow_ips);
@@ -30,17 +37,17 @@ export function tokensImport(): TableImport<'tokens'> {
         id: int(row.id),
         user_id: int(row.user_id),
         key,
-        status: int(row.status, 1),
+        status: knownCode(int(row.status, TOKEN_STATUS.ENABLED), Object.values(TOKEN_STATUS), TOKEN_STATUS.DISABLED, 'status', ctx),
         name: clip(text(row.name), 64),
         created_time: int(row.created_time),
         accessed_time: int(row.accessed_time),
         expired_time: int(row.expired_time, -1),
-        remain_quota: int(row.remain_quota),
+        remain_quota: balance(row.remain_quota, 'remain_quota', ctx),
         unlimited_quota: flag(row.unlimited_quota),
         model_limits_enabled: limitsOn,
         model_limits: modelLimits,
         allow_ips: allowIps,
-        used_quota: int(row.used_quota),
+        used_quota: balance(row.used_quota, 'used_quota', ctx),
         group: clip(text(row.group), 64),
         deleted_at: unixSeconds(row.deleted_at),
       };

@@ -1,3 +1,4 @@
+import { balance } from '../hostile-values.js';
 import type { TableImport } from '../table-import.js';
 import { clip, float, int, text } from '../values.js';
 
@@ -15,7 +16,7 @@ export function topUpsImport(): TableImport<'top_ups'> {
         ctx.note('empty or repeated trade_no replaced by imported-<id>');
       }
       tradeNos.add(tradeNo);
-      const amount = int(row.amount);
+      const amount = balance(row.amount, 'amount', ctx);
       // What the order credits (ours fixes it at creation): new-api's epay credits amount x QuotaPerUnit. A success
       // row was credited in the source already and is not credited again.
       return {

@@ -2,13 +2,14 @@ import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { App, Card, Form } from 'antd';
 import type { ColumnsType } from 'antd/es/table';
 import type dayjs from 'dayjs';
-import { isAdmin, type Page } from '@switchyard/shared';
+import { isAdmin } from '@switchyard/shared';
 import type { AsyncTaskPageRequest, AsyncTaskQuery } from '../../api/asyncTask';
 import { useAuth } from '../../app/auth';
 import { ImageViewer } from '../../components/ImageViewer';
 import { SearchButton, TextFilter, TimeRangeFilter } from '../../components/ListFilters';
 import { PagedTable } from '../../components/PagedTable';
-import { usePagedList, type ListSearch } from '../../components/usePagedList';
+import { useLazyList } from '../../components/useLazyList';
+import type { ListSearch, PagedList } from '../../components/usePagedList';
 import { useCopyText } from '../../components/useCopyText';
 import { t } from '../../lib/i18n';
 import type { AsyncTaskActions } from './cells';
@@ -19,15 +20,15 @@ interface AsyncTaskListProps<T> {
   name: string;
   /** The default time window of the filters. */
   defaultWindow: () => [dayjs.Dayjs, dayjs.Dayjs | null];
-  load: (self: boolean, query: AsyncTaskQuery, page: AsyncTaskPageRequest) => Promise<Page<T>>;
+  load: (self: boolean, query: AsyncTaskQuery, page: AsyncTaskPageRequest) => Promise<T[]>;
   columns: (admin: boolean, actions: AsyncTaskActions) => ColumnsType<T>;
   /** Shown above the filters. */
   children?: ReactNode;
 }
 
 /**
- * The frame of the drawing and async task pages: filters (channel id for admins, task id, time window), the paged
- * table, the text dialog and the image viewer. Admins list every user's tasks; users their own.
+ * The frame of the drawing and async task pages: filters (channel id for admins, task id, time window), the lazily
+ * paged table, the text dialog and the image viewer. Admins list every user's tasks; users their own.
  */
 export function AsyncTaskList<T extends { id: number }>({ name, defaultWindow, load, columns, children }: AsyncTaskListProps<T>) {
   const { user } = useAuth();
@@ -40,17 +41,20 @@ export function AsyncTaskList<T extends { id: number }>({ name, defaultWindow, l
     return { channel_id: '', id: '', start, end };
   });
   const [search, setSearch] = useState<ListSearch<AsyncTaskQuery>>(() => ({ query: asyncTaskQueryOf(initialValues, admin), run: 0 }));
-  const list = usePagedList<T, Page<T>>({
+  // The lists carry no total (as the established console reads them): pages load lazily, one past the last kept.
+  const lazy = useLazyList<T>({
     key: [name, admin, search.run, search.query],
     fetchPage: (p, size) => load(!admin, search.query, { p, page_size: size }),
+    search: null,
   });
+  const { setPage } = lazy;
+  const list: PagedList<T> = { items: lazy.items, loading: lazy.loading, pagination: lazy.pagination, resetPage: () => setPage(1) };
   const [image, setImage] = useState<string | null>(null);
 
-  const { resetPage } = list;
   const runSearch = useCallback(() => {
-    resetPage();
+    setPage(1);
     setSearch((old) => ({ query: asyncTaskQueryOf(form.getFieldsValue(), admin), run: old.run + 1 }));
-  }, [admin, form, resetPage]);
+  }, [admin, form, setPage]);
 
   const actions: AsyncTaskActions = useMemo(
     () => ({

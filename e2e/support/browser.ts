@@ -31,6 +31,31 @@ export interface PageSession {
   page: Page;
 }
 
+/** What the console's Content-Security-Policy blocked since the last look, one line each (frame, directive, what). */
+const cspViolations: string[] = [];
+
+/** The violations recorded so far, forgotten as they are handed over. */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
+}
+
+/** Records every `securitypolicyviolation` of every page and frame the context opens. */
+async function recordCspViolations(context: BrowserContext): Promise<void> {
+  await context.exposeBinding('__recordCspViolation', ({ frame }, text: string) => {
+    cspViolations.push(`${frame.url()}: ${text}`);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => {
+        const record = (window as unknown as { __recordCspViolation(text: string): void }).__recordCspViolation;
+        record(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || '?'}:${e.lineNumber}`);
+      },
+      true,
+    );
+  });
+}
+
 /** A fresh browser profile (empty storage and cookies) with clipboard access granted; a Chinese browser unless told. */
 export async function newPage(
   browser: Browser,
@@ -39,6 +64,7 @@ export async function newPage(
   locale = 'zh-CN',
 ): Promise<PageSession> {
   const context = await browser.newContext({ baseURL, viewport, locale });
+  await recordCspViolations(context);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();
   return { context, page };

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import type { Options } from '../options/index.js';
+import { consoleHeaders } from './console-headers.js';
+import { inlineScriptSources } from './console-policy.js';
+
+/** The folder of the build's content-hashed files (Vite's assetsDir): a name never serves two contents. */
+const HASHED_DIR = 'assets';
+
+export interface ConsoleSite {
+  /** Answers a client-side route (any page path) with the console's index.html. */
+  sendIndex(reply: FastifyReply): FastifyReply;
+}
+
+/**
+ * Serves the built console (web/dist): its files with the console's security headers, its hashed files cached for
+ * good and left out of the per-address web limit. Null when there is no build.
+ */
+export async function serveConsole(app: FastifyInstance, webDist: string, options: Options): Promise<ConsoleSite | null> {
+  const indexHtml = path.join(webDist, 'index.html');
+  if (!fs.existsSync(indexHtml)) return null;
+  const secure = consoleHeaders(options, inlineScriptSources(fs.readFileSync(indexHtml, 'utf8')));
+
+  await app.register(fastifyStatic, {
+    root: webDist,
+    prefix: '/',
+    wildcard: false,
+    index: false,
+    globIgnore: [`${HASHED_DIR}/**`],
+    setHeaders: (reply) => secure(reply),
+  });
+  const hashedRoot = path.join(webDist, HASHED_DIR);
+  if (fs.existsSync(hashedRoot)) await app.register(async (hashed) => {
+    // A fresh browser fetches some forty of these for its first page; counting them against the web limit
+    // (GLOBAL_WEB_RATE_LIMIT, 60 per 180 s) left the second visitor behind one address with a blank page. They are
+    // immutable and cached, so the limit counts the pages (index.html) and the few unhashed files instead.
+    hashed.addHook('onRoute', (route) => {
+      route.config = Object.assign(route.config ?? {}, { unlimited: true });
+    });
+    await hashed.register(fastifyStatic, {
+      root: hashedRoot,
+      prefix: `/${HASHED_DIR}/`,
+      wildcard: false,
+      index: false,
+      decorateReply: false,
+      setHeaders: (reply) => {
+        secure(reply);
+        void reply.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  });
+
+  return {
+    sendIndex: (reply) => {
+      secure(reply);
+      // Revalidated on every visit: it names the hashed files of the build now being served.
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
+    },
+  };
+}

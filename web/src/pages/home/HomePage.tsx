@@ -3,6 +3,7 @@ import { PageLoading } from '../../app/PageLoading';
 import { useStatus } from '../../app/status';
 import { MarkdownContent } from '../../components/MarkdownContent';
 import { t } from '../../lib/i18n';
+import { webUrl } from '../../lib/safeUrl';
 import { HomeHeader } from './HomeHeader';
 import { useHomePageContent } from './useHomePageContent';
 import { PORTAL_PAGE, usePortalHtml } from './usePortalHtml';
@@ -22,7 +23,8 @@ export default function HomePage() {
   if (content.isPending) return <PageLoading />;
   const text = content.data ?? '';
   if (text === '') return <WelcomePage />;
-  if (text.startsWith('https://')) return <iframe src={text} title={t('首页')} style={fullWindow} />;
+  const page = text.startsWith('https://') ? webUrl(text) : null;
+  if (page) return <iframe src={page} title={t('首页')} style={fullWindow} />;
   return <HomeMarkdown source={text} />;
 }
 

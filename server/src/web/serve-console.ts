@@ -9,6 +9,30 @@ import { inlineScriptSources } from './console-policy.js';
 /** The folder of the build's content-hashed files (Vite's assetsDir): a name never serves two contents. */
 const HASHED_DIR = 'assets';
 
+/**
+ * A fresh browser fetches some forty hashed files for its first page; counting them against the web limit
+ * (GLOBAL_WEB_RATE_LIMIT, 60 per 180 s) left the second visitor behind one address with a blank page. They are
+ * immutable and cached, so their routes are left out of the limit, which counts page loads and the unhashed files.
+ */
+function serveHashedFiles(root: string, secure: (reply: FastifyReply) => void) {
+  return async (hashed: FastifyInstance) => {
+    hashed.addHook('onRoute', (route) => {
+      route.config = Object.assign(route.config ?? {}, { unlimited: true });
+    });
+    await hashed.register(fastifyStatic, {
+      root,
+      prefix: `/${HASHED_DIR}/`,
+      wildcard: false,
+      index: false,
+      decorateReply: false,
+      setHeaders: (reply) => {
+        secure(reply);
+        void reply.header('cache-control', 'public, max-age=31536000, immutable');
+      },
+    });
+  };
+}
+
 export interface ConsoleSite {
   /** Answers a client-side route (any page path) with the console's index.html. */
   sendIndex(reply: FastifyReply): FastifyReply;
@@ -32,25 +56,7 @@ export async function serveConsole(app: FastifyInstance, webDist: string, option
     setHeaders: (reply) => secure(reply),
   });
   const hashedRoot = path.join(webDist, HASHED_DIR);
-  if (fs.existsSync(hashedRoot)) await app.register(async (hashed) => {
-    // A fresh browser fetches some forty of these for its first page; counting them against the web limit
-    // (GLOBAL_WEB_RATE_LIMIT, 60 per 180 s) left the second visitor behind one address with a blank page. They are
-    // immutable and cached, so the limit counts the pages (index.html) and the few unhashed files instead.
-    hashed.addHook('onRoute', (route) => {
-      route.config = Object.assign(route.config ?? {}, { unlimited: true });
-    });
-    await hashed.register(fastifyStatic, {
-      root: hashedRoot,
-      prefix: `/${HASHED_DIR}/`,
-      wildcard: false,
-      index: false,
-      decorateReply: false,
-      setHeaders: (reply) => {
-        secure(reply);
-        void reply.header('cache-control', 'public, max-age=31536000, immutable');
-      },
-    });
-  });
+  if (fs.existsSync(hashedRoot)) await app.register(serveHashedFiles(hashedRoot, secure));
 
   return {
     sendIndex: (reply) => {

@@ -31,6 +31,41 @@ export interface PageSession {
   page: Page;
 }
 
+/** What the console's Content-Security-Policy blocked since the last look, one line each (frame, directive, what). */
+const cspViolations: string[] = [];
+
+/** The violations recorded so far, forgotten as they are handed over. */
+export function takeCspViolations(): string[] {
+  return cspViolations.splice(0);
+}
+
+/**
+ * For a test that feeds the sanitizer HTML with an event handler on purpose: Chromium reports the handler to the
+ * policy as the sanitizer parses it (in an inert document, where it could never run). Those reports are dropped;
+ * any other stays for the end-of-test check.
+ */
+export function acceptSanitizedHandlerReports(): void {
+  const others = takeCspViolations().filter((v) => !v.includes('script-src-attr blocked inline'));
+  cspViolations.push(...others);
+}
+
+/** Records every `securitypolicyviolation` of every page and frame the context opens. */
+async function recordCspViolations(context: BrowserContext): Promise<void> {
+  await context.exposeBinding('__recordCspViolation', ({ frame }, text: string) => {
+    cspViolations.push(`${frame.url()}: ${text}`);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener(
+      'securitypolicyviolation',
+      (e) => {
+        const record = (window as unknown as { __recordCspViolation(text: string): void }).__recordCspViolation;
+        record(`${e.effectiveDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || '?'}:${e.lineNumber}`);
+      },
+      true,
+    );
+  });
+}
+
 /** A fresh browser profile (empty storage and cookies) with clipboard access granted; a Chinese browser unless told. */
 export async function newPage(
   browser: Browser,
@@ -39,6 +74,7 @@ export async function newPage(
   locale = 'zh-CN',
 ): Promise<PageSession> {
   const context = await browser.newContext({ baseURL, viewport, locale });
+  await recordCspViolations(context);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();
   return { context, page };

@@ -1,14 +1,17 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { launchBrowser } from './browser.js';
-import { startServer, type RunningServer } from './server.js';
+import { startServer, type RunningServer, type StartOptions } from './server.js';
 
 /** One real server (fresh SQLite) and one chromium per test file. */
-export function useServerAndBrowser(env: Record<string, string> = {}): { server: () => RunningServer; browser: () => Browser } {
+export function useServerAndBrowser(
+  env: Record<string, string> = {},
+  options: StartOptions = {},
+): { server: () => RunningServer; browser: () => Browser } {
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(env), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(env, options), launchBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

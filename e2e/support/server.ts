@@ -24,17 +24,42 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** What a browser suite changes from a production start (besides the port and a fresh SQLite file). */
+const TEST_OVERRIDES = {
+  // Every page and call of a test file comes from one address; the rate-limit tests switch these on.
+  GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
+  GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
+  CRITICAL_RATE_LIMIT_ENABLE: 'false',
+  // One process unless a test asks for workers (the default is one per core).
+  WORKERS: '1',
+};
+
+/** The variables that change a default the overrides above switch off; a production-defaults start clears them. */
+const DEFAULT_CHANGING = /^(GLOBAL_API_RATE_LIMIT|GLOBAL_WEB_RATE_LIMIT|CRITICAL_RATE_LIMIT|WORKERS$)/;
+
+export interface StartOptions {
+  /**
+   * Start as an operator would, with every default: the per-address limits on and a worker per core. The suites
+   * that pass this catch what the overrides hide (the console going blank under the web limit, state kept in one
+   * worker's memory).
+   */
+  productionDefaults?: boolean;
+}
+
 /** Starts the built server (server/dist/main.js) on a free port with a brand-new SQLite database. */
-export async function startServer(env: Record<string, string> = {}): Promise<RunningServer> {
+export async function startServer(env: Record<string, string> = {}, options: StartOptions = {}): Promise<RunningServer> {
   const main = path.join(repoRoot, 'server/dist/main.js');
   if (!fs.existsSync(main)) throw new Error('server/dist/main.js is missing: run `npm run build` first');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-e2e-'));
   const port = await freePort();
   const databasePath = path.join(dir, 'e2e.db');
+  const inherited = options.productionDefaults
+    ? Object.fromEntries(Object.entries(process.env).filter(([name]) => !DEFAULT_CHANGING.test(name)))
+    : process.env;
   const child: ChildProcess = spawn(process.execPath, [main], {
     cwd: dir,
     env: {
-      ...process.env,
+      ...inherited,
       PORT: String(port),
       HOST: '127.0.0.1',
       SQL_DSN: '',
@@ -42,12 +67,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       SESSION_SECRET: 'e2e-session-secret-e2e-session-secret',
       LOG_LEVEL: 'warn',
       REDIS_CONN_STRING: '',
-      // Every page and call of a test file comes from one address; the rate-limit tests switch these on.
-      GLOBAL_API_RATE_LIMIT_ENABLE: 'false',
-      GLOBAL_WEB_RATE_LIMIT_ENABLE: 'false',
-      CRITICAL_RATE_LIMIT_ENABLE: 'false',
-      // One process unless a test asks for workers (the default is one per core).
-      WORKERS: '1',
+      ...(options.productionDefaults ? {} : TEST_OVERRIDES),
       ...env,
     },
     stdio: ['ignore', 'inherit', 'inherit'],

@@ -175,6 +175,33 @@ describe('chat links', () => {
     await close();
   });
 
+  it('never runs a javascript: template set by root, however the scheme is spelled', async () => {
+    const { page, close } = await rootPage();
+    const ran = () => page.evaluate(() => (window as unknown as { chatScriptRan?: boolean }).chatScriptRan);
+    // A tab, a newline or a leading control character inside the scheme: browsers read each as javascript:.
+    for (const template of ['java\tscript:window.chatScriptRan=true//{key}', 'jav\nascript:window.chatScriptRan=true//{key}', '\u0001javascript:window.chatScriptRan=true//{key}']) {
+      await setOption('Chats', JSON.stringify([{ 坏链接: template }]));
+      await page.goto('/chat2link');
+      await page.getByText('聊天链接配置错误，请联系管理员').first().waitFor();
+      expect(await ran(), JSON.stringify(template)).toBeUndefined();
+      expect(new URL(page.url()).pathname).toBe('/chat2link');
+      await page.goto('/token');
+      let opened = 0;
+      const countTabs = () => opened++;
+      page.context().on('page', countTabs);
+      await page.getByRole('row').filter({ hasText: 'chat-key' }).getByRole('button', { name: '聊天' }).click();
+      await page.getByRole('menuitem', { name: '坏链接' }).click();
+      await page.getByText('聊天链接配置错误，请联系管理员').first().waitFor();
+      page.context().off('page', countTabs);
+      expect(opened).toBe(0);
+      await page.goto('/chat/0');
+      await page.getByText('聊天链接配置错误，请联系管理员').first().waitFor();
+      expect(await page.locator('iframe').count()).toBe(0);
+      expect(await ran(), JSON.stringify(template)).toBeUndefined();
+    }
+    await close();
+  });
+
   it('tells a user without an enabled token so, then moves to /token after 1.5 s', async () => {
     await useTwoChats();
     await registerUser(env.server().baseUrl, 'nochat');

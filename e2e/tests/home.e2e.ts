@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { newPage } from '../support/browser.js';
+import { acceptSanitizedHandlerReports, newPage } from '../support/browser.js';
 import { apiAs, useServerAndBrowser } from '../support/fixture.js';
 
 const portalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-portal-'));
@@ -66,6 +66,7 @@ describe('the root page without a portal', () => {
     expect(await page.evaluate(() => (window as unknown as { __homeXss?: number }).__homeXss)).toBeUndefined();
     expect(await page.locator('.markdown-content script').count()).toBe(0);
     expect(await page.locator('.markdown-content img[onerror]').count()).toBe(0);
+    acceptSanitizedHandlerReports();
     // The way into the console stays open.
     await page.getByRole('button', { name: '登录' }).waitFor();
     expect(errors).toEqual([]);

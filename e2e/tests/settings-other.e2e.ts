@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { acceptSanitizedHandlerReports } from '../support/browser.js';
 import { card, optionsOf, registerUser, settingsSuite, signedIn, toast } from '../support/settings.js';
 
 describe('the other settings tab', () => {
@@ -60,6 +61,7 @@ describe('the other settings tab', () => {
     await page.getByRole('heading', { name: '关于我们' }).waitFor({ timeout: 10_000 });
     await expect(page.locator('strong').filter({ hasText: '稳定' }).count()).resolves.toBe(1);
     expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
+    acceptSanitizedHandlerReports();
     await close();
   });
 

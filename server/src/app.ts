@@ -1,6 +1,4 @@
-import fs from 'node:fs';
 import http from 'node:http';
-import path from 'node:path';
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
@@ -44,6 +42,7 @@ import { Metrics } from './metrics/index.js';
 import { metricsRoute } from './metrics/route.js';
 import { openTracing } from './tracing.js';
 import { Readiness, readinessRoute } from './health/readiness.js';
+import { serveConsole } from './web/serve-console.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -292,22 +291,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     await app.register(fastifyStatic, { root: config.portalDir, prefix: '/portal/', decorateReply: false });
   }
 
-  const indexHtml = path.join(config.webDist, 'index.html');
-  const hasConsole = !frontend && fs.existsSync(indexHtml);
-  if (hasConsole) {
-    const assets = path.join(config.webDist, 'assets') + path.sep;
-    await app.register(fastifyStatic, {
-      root: config.webDist,
-      prefix: '/',
-      wildcard: false,
-      index: false,
-      // The build's hashed files change name with their content: browsers keep them instead of asking again on every
-      // page (each request counts against the per-address web limit, GLOBAL_WEB_RATE_LIMIT).
-      setHeaders: (reply, filePath) => {
-        if (filePath.startsWith(assets)) void reply.header('cache-control', 'public, max-age=31536000, immutable');
-      },
-    });
-  }
+  const site = frontend ? null : await serveConsole(app, config.webDist, app.ctx.options);
 
   app.setNotFoundHandler((request, reply) => {
     const url = request.url.split('?')[0];
@@ -317,10 +301,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (url.startsWith('/api/') || url === '/api' || url.startsWith('/assets/') || url.startsWith('/portal/')) {
       return reply.status(404).send(consoleErrorBody(notFoundMessage(request.method, url)));
     }
-    if (request.method === 'GET' && hasConsole) {
-      // Client-side routes: the console decides what to render (including its own not-found page).
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.createReadStream(indexHtml));
-    }
+    // Client-side routes: the console decides what to render (including its own not-found page).
+    if (request.method === 'GET' && site) return site.sendIndex(reply);
     return reply.status(404).send(consoleErrorBody(notFoundMessage(request.method, url)));
   });
 

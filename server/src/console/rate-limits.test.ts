@@ -142,14 +142,38 @@ describe('the console build under the web limit', () => {
     fs.rmSync(dist, { recursive: true, force: true });
   });
 
-  it('lets browsers keep the hashed files for good, so pages cost few requests, and counts every file served', async () => {
-    const asset = await from(t, '198.51.100.9', { method: 'GET', url: '/assets/index-3f2a9c.js' });
-    expect(asset.statusCode).toBe(200);
-    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
-    const icon = await from(t, '198.51.100.9', { method: 'GET', url: '/favicon.ico' });
+  it('lets browsers keep the hashed files for good and leaves them out of the limit, which counts the pages', async () => {
+    const ip = '198.51.100.9';
+    // Far more hashed files than the limit (3): a fresh browser fetches some forty for its first page.
+    for (let i = 0; i < 10; i++) {
+      const asset = await from(t, ip, { method: 'GET', url: '/assets/index-3f2a9c.js' });
+      expect(asset.statusCode).toBe(200);
+      expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    }
+    const page = await from(t, ip, { method: 'GET', url: '/token' });
+    expect(page.body).toContain('<title>console</title>');
+    expect(page.headers['cache-control']).toBe('no-cache');
+    const icon = await from(t, ip, { method: 'GET', url: '/favicon.ico' });
     expect(icon.headers['cache-control']).not.toContain('immutable');
-    expect((await from(t, '198.51.100.9', { method: 'GET', url: '/token' })).body).toContain('<title>console</title>');
-    expect((await from(t, '198.51.100.9', { method: 'GET', url: '/token' })).statusCode).toBe(429);
+    // A name the build does not have is no hashed file: it counts.
+    expect((await from(t, ip, { method: 'GET', url: '/assets/index-000000.js' })).statusCode).toBe(404);
+    expect((await from(t, ip, { method: 'GET', url: '/token' })).statusCode).toBe(429);
+    expect((await from(t, ip, { method: 'GET', url: '/assets/index-3f2a9c.js' })).statusCode).toBe(200);
+  });
+
+  it('answers a refused page load with a page that says so, and a refused file with plain text', async () => {
+    const ip = '198.51.100.10';
+    for (let i = 0; i < 3; i++) await from(t, ip, { method: 'GET', url: '/token' });
+    const page = await from(t, ip, { method: 'GET', url: '/token', headers: { accept: 'text/html,application/xhtml+xml,*/*;q=0.8', 'sec-fetch-mode': 'navigate' } });
+    expect(page.statusCode).toBe(429);
+    expect(page.headers['content-type']).toBe('text/html; charset=utf-8');
+    expect(page.headers['retry-after']).toMatch(/^\d+$/);
+    expect(page.body).toContain('<h1>请求次数过多，请稍后再试</h1>');
+    expect(page.body).toContain(`请在 ${page.headers['retry-after']} 秒后刷新本页。`);
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    const icon = await from(t, ip, { method: 'GET', url: '/favicon.ico', headers: { accept: 'image/*' } });
+    expect(icon.statusCode).toBe(429);
+    expect(icon.body).toBe('请求次数过多，请稍后再试');
   });
 });
 

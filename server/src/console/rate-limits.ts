@@ -4,6 +4,7 @@ import { ADMITTED, retryAfterSeconds, type LimitWindow, type RateLimiter, type V
 import { RelayError } from '../relay/errors.js';
 import { isRelayUrl, sendError } from '../relay/routes/index.js';
 import { CONSOLE_ERRORS, consoleErrorBody } from './errors.js';
+import { sendTooManyRequestsPage } from '../web/too-many-requests-page.js';
 
 /*
  * The per-address limits of everything that is not a relay call (docs/decisions.md, "Rate limits"): the console API
@@ -16,7 +17,10 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Counts against the critical per-address limit too (CRITICAL_RATE_LIMIT*). */
     critical?: boolean;
-    /** Not counted by the per-address limits (health probes, which a balancer sends from one address). */
+    /**
+     * Not counted by the per-address limits: health probes, which a balancer sends from one address, and the
+     * console's content-hashed files, which browsers cache for good (web/serve-console.ts).
+     */
     unlimited?: boolean;
   }
 }
@@ -33,6 +37,9 @@ function surfaceOf(url: string): Surface | null {
   return isRelayUrl(url) ? null : 'web';
 }
 
+/** A browser navigating (a page load, not a script or an image) asks for HTML. */
+const wantsPage = (request: FastifyRequest) => request.headers['sec-fetch-mode'] === 'navigate' || (request.headers.accept ?? '').includes('text/html');
+
 /** The 429, with Retry-After saying when the address's window has room again. */
 function refuse(limiter: RateLimiter, window: LimitWindow, surface: Surface, reply: FastifyReply): void {
   const answer = (retryAfter: number) => {
@@ -44,6 +51,7 @@ function refuse(limiter: RateLimiter, window: LimitWindow, surface: Surface, rep
     }
     if (retryAfter > 0) void reply.header('retry-after', String(retryAfter));
     if (surface === 'api') void reply.status(429).send(consoleErrorBody(CONSOLE_ERRORS.tooManyRequests));
+    else if (wantsPage(reply.request)) sendTooManyRequestsPage(reply, retryAfter);
     else void reply.status(429).type('text/plain; charset=utf-8').send(CONSOLE_ERRORS.tooManyRequests);
   };
   const retryAfter = retryAfterSeconds(limiter, window);

@@ -4,6 +4,7 @@ import { DEFAULT_QUOTA_PER_UNIT, type QuotaDisplay } from '@switchyard/shared';
 import { getStoredStatus, storeStatus } from '../lib/storage';
 import { notify } from '../lib/notify';
 import { t } from '../lib/i18n';
+import { imageUrl } from '../lib/safeUrl';
 
 type Status = Partial<StatusData>;
 
@@ -60,10 +61,13 @@ export function useQuotaDisplay(): QuotaDisplay {
   };
 }
 
+/** The configured logo when it is an image address (web or inline), else the built-in one. */
+export const siteLogo = (status: Partial<Pick<StatusData, 'logo'>>): string => imageUrl(status.logo, '/logo.svg');
+
 /** The browser tab follows the configured system name and logo (title and favicon). */
 function useSiteIdentity(status: Status): void {
   const name = status.system_name || 'Switchyard';
-  const logo = status.logo || '/logo.svg';
+  const logo = siteLogo(status);
   useEffect(() => {
     document.title = name;
   }, [name]);

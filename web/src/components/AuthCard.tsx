@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Card, Flex, Typography } from 'antd';
-import { useStatus } from '../app/status';
+import { siteLogo, useStatus } from '../app/status';
 
 /** The centred card of the sign-in and sign-up pages, headed by the site logo and a title. */
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
@@ -9,7 +9,7 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
     <Flex justify="center" style={{ paddingBlock: 24 }}>
       <Card style={{ width: '100%', maxWidth: 420 }}>
         <Flex vertical align="center" gap={8} style={{ marginBottom: 16 }}>
-          <img src={status.logo || '/logo.svg'} alt="" width={48} height={48} style={{ borderRadius: 10 }} />
+          <img src={siteLogo(status)} alt="" width={48} height={48} style={{ borderRadius: 10 }} />
           <Typography.Title level={3} style={{ margin: 0 }}>
             {title}
           </Typography.Title>

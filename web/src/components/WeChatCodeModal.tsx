@@ -3,6 +3,7 @@ import { Button, Flex, Input, Modal, Result, Typography } from 'antd';
 import { useStatus } from '../app/status';
 import { useExpiry } from './useExpiry';
 import { t } from '../lib/i18n';
+import { imageUrl } from '../lib/safeUrl';
 
 /** The code the official account replies with is good for three minutes (spec §9). */
 export const WECHAT_CODE_SECONDS = 180;
@@ -48,13 +49,14 @@ export function WeChatCodeModal({
       setBusy(false);
     }
   };
+  const qrCode = imageUrl(status.wechat_qrcode, '');
   const minutes = Math.floor(remaining / 60);
   const seconds = String(remaining % 60).padStart(2, '0');
   return (
     <Modal open={open} title={title} onCancel={onClose} footer={null} destroyOnHidden>
       {!expired ? (
         <Flex vertical align="center" gap={12}>
-          {status.wechat_qrcode && <img src={status.wechat_qrcode} alt={t('微信二维码')} width={200} height={200} />}
+          {qrCode && <img src={qrCode} alt={t('微信二维码')} width={200} height={200} />}
           <Typography.Text type="secondary">
             {t('微信扫码关注公众号，输入「验证码」获取验证码（三分钟内有效）')}
           </Typography.Text>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { chatLinkKind, chatLinkList, fillChatLink, gatewayAddress, readChatLinks } from './chatLinks';
+import { chatLinkList, fillChatLink, gatewayAddress, readChatLinks } from './chatLinks';
 
 const NEXT = 'https://chat.example.com/#/?settings={"key":"{key}","url":"{address}"}';
 
@@ -50,12 +50,5 @@ describe('filling a chat link', () => {
     expect(gatewayAddress('https://api.example.com/', 'http://localhost:3000')).toBe('https://api.example.com');
     expect(gatewayAddress('', 'http://localhost:3000')).toBe('http://localhost:3000');
     expect(gatewayAddress(undefined, 'http://localhost:3000')).toBe('http://localhost:3000');
-  });
-  it('frames web pages, hands app links to the app and refuses script URLs', () => {
-    expect(chatLinkKind('https://chat.example.com/')).toBe('web');
-    expect(chatLinkKind('/local-chat/')).toBe('web');
-    expect(chatLinkKind('opencat://team/join?domain=x')).toBe('app');
-    expect(chatLinkKind(' JavaScript:alert(1)')).toBe('unsafe');
-    expect(chatLinkKind('data:text/html,<script>1</script>')).toBe('unsafe');
   });
 });

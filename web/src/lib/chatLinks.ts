@@ -73,14 +73,3 @@ export function gatewayAddress(serverAddress: string | undefined, origin: string
 export function fillChatLink(template: string, key: string, address: string): string {
   return template.replaceAll('{address}', encodeURIComponent(address)).replaceAll('{key}', `sk-${key}`);
 }
-
-/**
- * How a filled link can be opened: web pages in a frame (or a tab), app links (ama://, opencat://) only by
- * navigating to them, and script-bearing schemes never (they would run inside the console's origin).
- */
-export function chatLinkKind(url: string): 'web' | 'app' | 'unsafe' {
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url.trim())?.[1]?.toLowerCase();
-  if (scheme === undefined || scheme === 'http' || scheme === 'https') return 'web';
-  if (['javascript', 'data', 'vbscript', 'blob', 'file', 'about'].includes(scheme)) return 'unsafe';
-  return 'app';
-}

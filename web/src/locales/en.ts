@@ -769,6 +769,7 @@ export const en: Record<string, string> = {
   '兑换成功！': 'Redeemed!',
   '成功兑换额度：{quota}': 'Quota redeemed: {quota}',
   '超级管理员未设置充值链接！': 'The super administrator has not set a top-up link!',
+  '充值链接配置错误，请联系管理员': 'The top-up link is misconfigured; please contact the administrator',
   '兑换余额': 'Redeem a code',
   '请输入兑换码': 'Please enter a redemption code',
   '兑换': 'Redeem',

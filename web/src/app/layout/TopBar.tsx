@@ -3,7 +3,7 @@ import { Button, Flex, Layout, Space, Tooltip, Typography, theme } from 'antd';
 import { InfoCircleOutlined, MenuFoldOutlined, MenuUnfoldOutlined, MoonOutlined, SunOutlined } from '@ant-design/icons';
 import { Link } from 'react-router';
 import { useAuth } from '../auth';
-import { useStatus } from '../status';
+import { siteLogo, useStatus } from '../status';
 import { useThemeMode } from '../ThemeContext';
 import { LanguageSwitch } from './LanguageSwitch';
 import { NewYearButton } from './NewYearButton';
@@ -50,7 +50,7 @@ export function TopBar({ collapsed, onToggleSidebar, isMobile }: Props) {
         />
       )}
       <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 8, minWidth: 0 }}>
-        <img src={status.logo || '/logo.svg'} alt={t('标志')} width={28} height={28} style={{ borderRadius: 6 }} />
+        <img src={siteLogo(status)} alt={t('标志')} width={28} height={28} style={{ borderRadius: 6 }} />
         <Typography.Text strong ellipsis style={{ fontSize: 16 }}>
           {systemName}
         </Typography.Text>

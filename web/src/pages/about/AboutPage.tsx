@@ -4,15 +4,17 @@ import { PageLoading } from '../../app/PageLoading';
 import { useAboutContent } from './useAboutContent';
 import { DefaultAbout } from './DefaultAbout';
 import { t } from '../../lib/i18n';
+import { webUrl } from '../../lib/safeUrl';
 
 export default function AboutPage() {
   const { data: content, isPending } = useAboutContent();
   if (isPending) return <PageLoading />;
   if (!content) return <DefaultAbout />;
-  if (content.startsWith('https://')) {
+  const page = content.startsWith('https://') ? webUrl(content) : null;
+  if (page) {
     return (
       <iframe
-        src={content}
+        src={page}
         title={t('关于')}
         style={{ width: '100%', height: 'calc(100vh - 180px)', border: 'none' }}
       />

@@ -4,7 +4,8 @@ import { useQuery } from '@tanstack/react-query';
 import { TOKEN_STATUS } from '@switchyard/shared';
 import { tokenApi } from '../../api/token';
 import { useStatus } from '../../app/status';
-import { chatLinkKind, chatLinkList, fillChatLink, gatewayAddress, readChatLinks } from '../../lib/chatLinks';
+import { chatLinkList, fillChatLink, gatewayAddress, readChatLinks } from '../../lib/chatLinks';
+import { linkKind } from '../../lib/safeUrl';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
 
@@ -42,7 +43,8 @@ export function useChatTarget(index: number | null): ChatTarget {
   if (!link) return { state: 'problem', message: t('该聊天链接不存在，请从侧边栏重新选择') };
   if (!tokenKey.data) return { state: 'loading' };
   const url = fillChatLink(link.template, tokenKey.data, gatewayAddress(status.server_address, window.location.origin));
-  const kind = chatLinkKind(url);
+  // How the filled link may be opened: a web page in a frame, an app link by navigating to it, anything else never.
+  const kind = linkKind(url);
   if (kind === 'unsafe') return { state: 'problem', message: t('聊天链接配置错误，请联系管理员') };
   return { state: 'ready', name: link.name, url, kind };
 }

@@ -1,7 +1,7 @@
 import { Button, Flex, Typography, theme } from 'antd';
 import { Link } from 'react-router';
 import { useAuth } from '../../app/auth';
-import { useStatus } from '../../app/status';
+import { siteLogo, useStatus } from '../../app/status';
 import { LinkButton } from '../../components/LinkButton';
 import { t } from '../../lib/i18n';
 
@@ -18,7 +18,7 @@ export function HomeHeader() {
       style={{ padding: '12px 24px', borderBottom: `1px solid ${token.colorSplit}` }}
     >
       <Link to="/" style={{ display: 'flex', alignItems: 'center', gap: 10, color: token.colorText }}>
-        <img src={status.logo || '/logo.svg'} alt="" width={28} height={28} />
+        <img src={siteLogo(status)} alt="" width={28} height={28} />
         <Typography.Text strong style={{ fontSize: 18 }}>
           {status.system_name || 'Switchyard'}
         </Typography.Text>

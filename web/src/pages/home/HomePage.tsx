@@ -3,9 +3,10 @@ import { PageLoading } from '../../app/PageLoading';
 import { useStatus } from '../../app/status';
 import { MarkdownContent } from '../../components/MarkdownContent';
 import { t } from '../../lib/i18n';
+import { webUrl } from '../../lib/safeUrl';
 import { HomeHeader } from './HomeHeader';
 import { useHomePageContent } from './useHomePageContent';
-import { usePortalHtml } from './usePortalHtml';
+import { PORTAL_PAGE, usePortalHtml } from './usePortalHtml';
 import { WelcomePage } from './WelcomePage';
 
 const fullWindow = { position: 'fixed', inset: 0, width: '100%', height: '100%', border: 'none' } as const;
@@ -18,23 +19,25 @@ export default function HomePage() {
   const portal = usePortalHtml();
   const content = useHomePageContent(portal.isSuccess && !portal.data);
   if (portal.isPending) return <PageLoading />;
-  if (portal.data) return <PortalFrame html={portal.data} />;
+  if (portal.data) return <PortalFrame />;
   if (content.isPending) return <PageLoading />;
   const text = content.data ?? '';
   if (text === '') return <WelcomePage />;
-  if (text.startsWith('https://')) return <iframe src={text} title={t('首页')} style={fullWindow} />;
+  const page = text.startsWith('https://') ? webUrl(text) : null;
+  if (page) return <iframe src={page} title={t('首页')} style={fullWindow} />;
   return <HomeMarkdown source={text} />;
 }
 
 /**
  * The portal runs in a sandboxed frame: its own scripts are allowed, but it has no access to the console's storage
- * or session; its links may navigate the top window.
+ * or session; its links may navigate the top window. It is loaded from its own address, not written in with srcdoc:
+ * a srcdoc page would live under the console's Content-Security-Policy, which refuses the portal's inline scripts.
  */
-function PortalFrame({ html }: { html: string }) {
+function PortalFrame() {
   const { status } = useStatus();
   return (
     <iframe
-      srcDoc={html}
+      src={PORTAL_PAGE}
       title={status.system_name || 'Switchyard'}
       sandbox="allow-scripts allow-popups allow-popups-to-escape-sandbox allow-top-navigation-by-user-activation allow-forms"
       style={fullWindow}

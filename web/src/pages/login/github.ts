@@ -1,6 +1,7 @@
 import type { StatusData } from '@switchyard/shared';
 import { api } from '../../api/client';
 import { storedAffCode } from '../register/affCode';
+import { webUrl } from '../../lib/safeUrl';
 
 const GITHUB = 'https://github.com';
 
@@ -20,7 +21,8 @@ export async function openGitHubAuthorize(status: Partial<StatusData>): Promise<
       win?.close();
       return;
     }
-    const url = new URL(`${status.github_oauth_url || GITHUB}/login/oauth/authorize`);
+    // The address is the operator's (GITHUB_OAUTH_URL); the window opened from here shares the console's origin.
+    const url = new URL(`${webUrl(status.github_oauth_url) ?? GITHUB}/login/oauth/authorize`);
     url.searchParams.set('client_id', status.github_client_id ?? '');
     url.searchParams.set('state', res.data);
     url.searchParams.set('scope', 'user:email');

@@ -5,7 +5,8 @@ import { tokenApi } from '../../api/token';
 import { useStatus, useQuotaDisplay } from '../../app/status';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
-import { chatLinkKind, fillChatLink, gatewayAddress } from '../../lib/chatLinks';
+import { fillChatLink, gatewayAddress } from '../../lib/chatLinks';
+import { linkKind } from '../../lib/safeUrl';
 import { tokenColumns, type TokenRowActions } from './columns';
 import { TokenDrawer } from './TokenDrawer';
 import { useCopyText } from '../../components/useCopyText';
@@ -44,7 +45,7 @@ function TokenPageBody() {
       copy: (row) => void copy(`sk-${row.key}`),
       openChat: (row, template) => {
         const url = fillChatLink(template, row.key, gatewayAddress(status.server_address, window.location.origin));
-        if (chatLinkKind(url) === 'unsafe') notify.error(t('聊天链接配置错误，请联系管理员'));
+        if (linkKind(url) === 'unsafe') notify.error(t('聊天链接配置错误，请联系管理员'));
         else window.open(url, '_blank', 'noopener');
       },
       remove: async (row) => {

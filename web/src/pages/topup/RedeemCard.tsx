@@ -6,6 +6,7 @@ import { topupApi } from '../../api/topup';
 import { useQuotaDisplay, useStatus } from '../../app/status';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
+import { webUrl } from '../../lib/safeUrl';
 
 /** Redeem a code for quota; the link to buy codes is the one the super admin set (TopUpLink). */
 export function RedeemCard() {
@@ -46,7 +47,9 @@ export function RedeemCard() {
       notify.error(t('超级管理员未设置充值链接！'));
       return;
     }
-    window.open(link, '_blank', 'noopener');
+    const page = webUrl(link);
+    if (page) window.open(page, '_blank', 'noopener');
+    else notify.error(t('充值链接配置错误，请联系管理员'));
   };
 
   return (

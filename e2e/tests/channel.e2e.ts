@@ -174,6 +174,35 @@ describe('the channel page', () => {
     await context.close();
   });
 
+  it('starts an OpenRouter channel with this console’s address and the system name as its attribution, and saves them', async () => {
+    const { page, context } = await signedIn('/channel/add');
+    const drawer = page.getByRole('dialog', { name: '创建新的渠道' });
+    await drawer.getByLabel('类型').click();
+    await drawer.getByLabel('类型').fill('OpenRouter');
+    await page.locator('.ant-select-dropdown:visible').getByTitle('OpenRouter', { exact: true }).click();
+    const referer = drawer.getByLabel('应用地址（HTTP-Referer）');
+    const title = drawer.getByLabel('应用名称（X-Title）');
+    await expect.poll(() => referer.inputValue()).toBe(env.server().baseUrl);
+    await expect.poll(() => title.inputValue()).toBe('Switchyard');
+
+    await drawer.getByLabel('名称', { exact: true }).fill('e2e-openrouter');
+    await drawer.getByLabel('密钥', { exact: true }).fill('sk-or-v1-e2e');
+    await title.fill('夜猫子');
+    await drawer.getByRole('button', { name: '提交' }).click();
+    await page.getByText(/应用名称只能包含/).first().waitFor();
+    await title.fill('Night Owl Chat');
+    await referer.fill('https://chat.example.org');
+    await drawer.getByRole('button', { name: '提交' }).click();
+    await page.getByText('渠道创建成功！').first().waitFor();
+
+    const api = await apiAs(env.server().baseUrl, 'root', '123456');
+    const created = (await channels()).find((c) => c.name === 'e2e-openrouter')!;
+    const detail = (await api('GET', `/api/channel/${created.id}`)).data as { type: number; setting: string };
+    expect(detail.type).toBe(20);
+    expect(JSON.parse(detail.setting)).toEqual({ http_referer: 'https://chat.example.org', x_title: 'Night Owl Chat' });
+    await context.close();
+  });
+
   it('tells the key format of the types whose key is not a plain API key', async () => {
     const { page, context } = await signedIn('/channel/add');
     const drawer = page.getByRole('dialog', { name: '创建新的渠道' });

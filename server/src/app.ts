@@ -18,7 +18,7 @@ import { installGuard } from './auth/guard.js';
 import { consoleRoutes } from './console/index.js';
 import { AuthCache } from './cache/auth-cache.js';
 import { createRelayServices } from './relay/services.js';
-import { answerRelayClientError, formatOf, isRelayUrl, RELAY_ENDPOINTS, relayNotFound, relayRoutes, sendError } from './relay/routes/index.js';
+import { answerRelayClientError, formatOf, isRelayUrl, MAX_PARAM_LENGTH, RELAY_ENDPOINTS, relayNotFound, relayRoutes, sendError } from './relay/routes/index.js';
 import { compileTrust, RelayLane } from './relay/lane.js';
 import { shuttingDown } from './relay/errors.js';
 import { SHUTDOWN_MESSAGE } from './relay/in-flight.js';
@@ -33,6 +33,7 @@ import { openEmailCodes } from './auth/verification/open.js';
 import { installBodyParsers } from './console/body-parsers.js';
 import { consoleErrorBody, consoleFailure, notFoundMessage } from './console/errors.js';
 import { answerClientError, answerFrameworkError } from './framework-errors.js';
+import { ignoreEmptyContentType } from './empty-content-type.js';
 import { openRateLimiter } from './services/rate-limit/open.js';
 import { installHttpRateLimits } from './console/rate-limits.js';
 import { IpcBus } from './cluster/ipc-bus.js';
@@ -73,8 +74,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     // Fastify's own refusals, in the shape of the surface the path belongs to (never Fastify's English text).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
-    // Long enough for any Gemini model path (models/{model}:{action}), which the relay lane takes at any length.
-    routerOptions: { maxParamLength: 2048 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     trustProxy: config.trustedProxies.length > 0 ? config.trustedProxies : false,
     genReqId: requestIdOf,
     serverFactory: (handler) => {
@@ -249,6 +249,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!reply.raw.hasHeader('x-request-id')) reply.raw.setHeader('x-request-id', request.id);
     done();
   });
+  ignoreEmptyContentType(app);
   app.addHook('onRequest', (request, reply, done) => {
     if (!closing) {
       done();

@@ -81,10 +81,26 @@ describe('framework errors in the shape of each surface', () => {
     const console = await t.call(null, { method: 'GET', url: `/api/token/${long}` });
     expectEnvelope(console.statusCode, console.body, 414, '请求地址过长');
     // Gemini model paths may be long (the router takes 2,048 characters); past that no relay route matches, and the
-    // relay's catch-all answers in the caller's format.
+    // relay's catch-all says so in the caller's format, without repeating the path.
     const gemini = await t.call(null, { method: 'POST', url: `/v1beta/models/${long}:generateContent`, payload: {} });
-    expect(gemini.statusCode).toBe(404);
-    expect(gemini.json()).toMatchObject({ error: { code: 404, status: 'NOT_FOUND' } });
+    expect(gemini.statusCode).toBe(414);
+    expect(gemini.json()).toMatchObject({ error: { code: 414, message: '请求地址过长' } });
+    const responses = await t.call(null, { method: 'GET', url: `/v1/responses/${long}` });
+    expect(responses.statusCode).toBe(414);
+    expect(responses.json()).toMatchObject({ error: { code: 'url_too_long', message: '请求地址过长' } });
+    // Task ids: in each platform's own shape.
+    for (const url of [`/mj/task/${long}/fetch`, `/relax/mj/task/${long}/image-seed`, `/mj/image/${long}`]) {
+      const mj = await t.call(null, { method: 'GET', url });
+      expect(mj.statusCode, url.slice(0, 20)).toBe(414);
+      expect(mj.json()).toEqual({ code: 4, description: '请求地址过长', type: 'new_api_error' });
+    }
+    const suno = await t.call(null, { method: 'GET', url: `/suno/fetch/${long}` });
+    expect(suno.statusCode).toBe(414);
+    expect(suno.json()).toEqual({ code: 'url_too_long', message: '请求地址过长', data: null });
+    for (const res of [gemini, responses, suno]) expect(res.body).not.toMatch(LEAKS);
+    // A segment that is long only while escaped is the length the router sees, decoded.
+    const escaped = await t.call(null, { method: 'GET', url: `/suno/fetch/${'%41'.repeat(1000)}` });
+    expect(escaped.statusCode).toBe(401);
   });
 
   it('answers body and media-type errors on the console in Chinese', async () => {
@@ -101,6 +117,20 @@ describe('framework errors in the shape of each surface', () => {
     expectEnvelope(res.statusCode, res.body, 400, '请求体不是合法的 JSON');
     res = await post({ 'content-type': 'application/json' }, JSON.stringify({ username: 'x'.repeat(2 * 1024 * 1024) }));
     expectEnvelope(res.statusCode, res.body, 413, '请求体过大');
+  });
+
+  it('takes an empty Content-Type header for none, on every surface, on a real socket', async () => {
+    const send = async (method: string, path: string) =>
+      parseRaw(await raw(port, `${method} ${path} HTTP/1.1\r\nHost: x\r\nContent-Type: \r\nContent-Length: 0\r\nConnection: close\r\n\r\n`));
+    // Each is refused for what it lacks (a session, a key), not as a broken media type.
+    expect(await send('DELETE', '/api/token/1')).toMatchObject({ status: 401, body: { success: false } });
+    expect(await send('DELETE', '/v1/responses/resp_1')).toMatchObject({ status: 401, body: { error: { code: 'missing_api_key' } } });
+    expect(await send('DELETE', '/v1/files/file-1')).toMatchObject({ status: 401, body: { error: { code: 'missing_api_key' } } });
+    expect(await send('POST', '/mj/notify')).toMatchObject({ status: 401, body: { code: 4 } });
+    expect(await send('POST', '/suno/fetch')).toMatchObject({ status: 401, body: { code: 'missing_api_key' } });
+    // And through app.inject, which tests use everywhere else.
+    const injected = await t.call(null, { method: 'DELETE', url: '/api/token/1', headers: { 'content-type': '' } });
+    expect(injected.statusCode).toBe(401);
   });
 
   it('answers requests Node refuses to parse in each shape, on a real socket', async () => {

@@ -7,3 +7,4 @@ export * from './pricing.js';
 export * from './topup.js';
 export * from './channel-types.js';
 export * from './async-tasks.js';
+export * from './channel-attribution.js';

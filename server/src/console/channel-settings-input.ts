@@ -1,3 +1,4 @@
+import { ATTRIBUTION_SETTING, isAttributionReferer, isAttributionTitle, MAX_ATTRIBUTION_LENGTH } from '@switchyard/shared';
 import { fail } from '../lib/errors.js';
 import { MAX_SYSTEM_PROMPT, parseProxyUrl, RESERVED_OVERRIDE_KEYS } from '../relay/channel-settings.js';
 
@@ -20,6 +21,8 @@ export const SETTING_MESSAGES = {
   paramOverrideNotObject: '参数覆盖必须是 JSON 对象，例如 {"temperature": 0.5}',
   paramOverrideReserved: `参数覆盖不能设置 ${RESERVED_OVERRIDE_KEYS.join('、')}：是否流式由调用方决定，计费依赖它`,
   paramOverrideTooLong: `参数覆盖过长（最多 ${MAX_PARAM_OVERRIDE} 个字符）`,
+  badReferer: `应用地址无效：请填写以 http:// 或 https:// 开头的完整地址（最多 ${MAX_ATTRIBUTION_LENGTH} 个字符，仅限 ASCII 字符）`,
+  badTitle: `应用名称只能包含英文字母、数字、空格和英文标点（最多 ${MAX_ATTRIBUTION_LENGTH} 个字符）`,
 } as const;
 const M = SETTING_MESSAGES;
 
@@ -45,7 +48,7 @@ export function checkParamOverride(text: string): string {
   return out;
 }
 
-/** setting: an object; proxy, system_prompt and system_prompt_override checked, other keys kept as sent. */
+/** setting: an object; proxy, system_prompt, system_prompt_override and the attribution checked, other keys kept as sent. */
 export function checkSetting(text: string): string {
   const { text: out, value } = objectText(text, M.badSetting, M.settingNotObject);
   const { proxy, system_prompt: prompt, system_prompt_override: override } = value;
@@ -57,5 +60,9 @@ export function checkSetting(text: string): string {
     if (prompt.length > MAX_SYSTEM_PROMPT) throw fail(M.systemPromptTooLong);
   }
   if (override !== undefined && override !== null && typeof override !== 'boolean') throw fail(M.badSystemPromptOverride);
+  const referer = value[ATTRIBUTION_SETTING.referer];
+  if (referer !== undefined && referer !== null && referer !== '' && (typeof referer !== 'string' || !isAttributionReferer(referer))) throw fail(M.badReferer);
+  const title = value[ATTRIBUTION_SETTING.title];
+  if (title !== undefined && title !== null && title !== '' && (typeof title !== 'string' || !isAttributionTitle(title))) throw fail(M.badTitle);
   return out;
 }

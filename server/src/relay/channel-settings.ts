@@ -1,7 +1,10 @@
+import { ATTRIBUTION_SETTING, isAttributionReferer, isAttributionTitle } from '@switchyard/shared';
+
 /*
  * A channel's own request settings, read once when the routing table loads (never per call): `param_override`
  * (top-level keys written over the upstream body), and from the `setting` JSON the outbound `proxy`,
- * `system_prompt` and `system_prompt_override`, stored as the established gateway stores them.
+ * `system_prompt` and `system_prompt_override`, stored as the established gateway stores them, and the app
+ * attribution OpenRouter channels send (`http_referer`, `x_title`).
  */
 
 /**
@@ -25,9 +28,19 @@ export interface ChannelSettings {
   systemPromptOverride: boolean;
   /** Written over the upstream body (reserved keys removed). */
   paramOverride: Readonly<Record<string, unknown>>;
+  /** The app's address and name OpenRouter is told (HTTP-Referer, X-Title); '' for the system's. */
+  attribution: Readonly<{ referer: string; title: string }>;
 }
 
-export const NO_SETTINGS: ChannelSettings = Object.freeze({ proxy: null, systemPrompt: '', systemPromptOverride: false, paramOverride: Object.freeze({}) });
+const NO_ATTRIBUTION = Object.freeze({ referer: '', title: '' });
+
+export const NO_SETTINGS: ChannelSettings = Object.freeze({
+  proxy: null,
+  systemPrompt: '',
+  systemPromptOverride: false,
+  paramOverride: Object.freeze({}),
+  attribution: NO_ATTRIBUTION,
+});
 
 /** The proxy URL normalised, or null when it is not one the relay can use. */
 export function parseProxyUrl(text: string): string | null {
@@ -62,6 +75,17 @@ export function channelSettings(setting: Record<string, unknown>, paramOverride:
   const systemPrompt = typeof setting.system_prompt === 'string' ? setting.system_prompt : '';
   const systemPromptOverride = setting.system_prompt_override === true;
   const override = safeOverride(paramOverride);
-  if (proxy === null && systemPrompt === '' && Object.keys(override).length === 0) return NO_SETTINGS;
-  return Object.freeze({ proxy, systemPrompt, systemPromptOverride, paramOverride: override });
+  const attribution = attributionOf(setting);
+  if (proxy === null && systemPrompt === '' && Object.keys(override).length === 0 && attribution === NO_ATTRIBUTION) return NO_SETTINGS;
+  return Object.freeze({ proxy, systemPrompt, systemPromptOverride, paramOverride: override, attribution });
+}
+
+function attributionOf(setting: Record<string, unknown>): ChannelSettings['attribution'] {
+  const referer = setting[ATTRIBUTION_SETTING.referer];
+  const title = setting[ATTRIBUTION_SETTING.title];
+  const out = {
+    referer: typeof referer === 'string' && isAttributionReferer(referer) ? referer.trim() : '',
+    title: typeof title === 'string' && isAttributionTitle(title) ? title.trim() : '',
+  };
+  return out.referer === '' && out.title === '' ? NO_ATTRIBUTION : Object.freeze(out);
 }

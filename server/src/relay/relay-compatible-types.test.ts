@@ -33,6 +33,7 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
   let mock: CompatibleMock;
   let client: OpenAI;
   const { charged, free } = billing(() => f);
+  let openRouterId = 0;
 
   const channel = (type: number, flavor: Flavor, models: string[], key = COMPAT_KEY) =>
     f.channel({ type, base_url: `${mock.url}/${flavor}`, key, models: models.join(','), auto_ban: 0 });
@@ -49,7 +50,7 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
     await channel(45, 'volcengine', ['doubao-1-5-pro-32k-250115', 'bot-20250101-abcde', SEEDREAM]);
     await channel(46, 'qianfan', ['ernie-4.5-turbo-128k'], `${QIANFAN_KEY}|app-123`);
     await channel(48, 'xai', ['grok-3-mini', 'grok-3-mini-high']);
-    await channel(20, 'openrouter', ['openai/gpt-4o-mini']);
+    openRouterId = await channel(20, 'openrouter', ['openai/gpt-4o-mini']);
     await channel(27, 'perplexity', ['sonar']);
     apiKey = (await f.token()).key;
     client = f.client(apiKey);
@@ -292,6 +293,43 @@ describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the 
       });
       expect(lastSent().headers['x-title']).toBe('Switchyard Test');
       expect(s.chunks.some((ch) => (ch.choices[0]?.delta as { reasoning?: string } | undefined)?.reasoning === 'Routed thought.')).toBe(true);
+    });
+
+    it("sends the channel's own attribution, refuses one that cannot be a header, and never lets a system name fail calls", async () => {
+      const setSetting = (setting: Record<string, unknown>) =>
+        f.t.call(f.root, { method: 'PUT', url: '/api/channel/', payload: { id: openRouterId, setting: JSON.stringify(setting) } });
+      const call = async () => {
+        await client.chat.completions.create({ model: 'openai/gpt-4o-mini', messages: hi });
+        return lastSent().headers;
+      };
+      try {
+        expect((await setSetting({ http_referer: 'https://chat.example.org/app', x_title: 'Night Owl Chat' })).json().success).toBe(true);
+        expect(await call()).toMatchObject({ 'http-referer': 'https://chat.example.org/app', 'x-title': 'Night Owl Chat' });
+        // One of the two set: the other is the system's.
+        await setSetting({ x_title: 'Night Owl Chat' });
+        expect(await call()).toMatchObject({ 'http-referer': 'https://gateway.example.com', 'x-title': 'Night Owl Chat' });
+
+        const refused = async (setting: Record<string, unknown>, message: RegExp) => {
+          const res = (await setSetting(setting)).json() as { success: boolean; message: string };
+          expect(res, JSON.stringify(setting)).toMatchObject({ success: false, message: expect.stringMatching(message) });
+        };
+        await refused({ x_title: '夜猫子' }, /^应用名称只能包含/);
+        await refused({ x_title: 'a\r\nx-injected: 1' }, /^应用名称只能包含/);
+        await refused({ x_title: 7 }, /^应用名称只能包含/);
+        await refused({ http_referer: 'ftp://chat.example.org' }, /^应用地址无效/);
+        await refused({ http_referer: 'chat.example.org' }, /^应用地址无效/);
+        await refused({ http_referer: 'https://例子.example/' }, /^应用地址无效/);
+
+        // A system name that cannot be a header value (Chinese) is left out; the call goes through.
+        await setSetting({});
+        await f.setOption('SystemName', '夜猫子网关');
+        const headers = await call();
+        expect(headers['http-referer']).toBe('https://gateway.example.com');
+        expect(headers['x-title']).toBeUndefined();
+      } finally {
+        await f.setOption('SystemName', 'Switchyard Test');
+        await setSetting({});
+      }
     });
 
     it("gives a Claude client OpenRouter's reasoning as thinking, whole and streamed", async () => {

@@ -117,6 +117,27 @@ describe('relay errors', () => {
     await expectError(await post('/v1/images/edits', chat), 501, 'not implemented');
   });
 
+  it('checks the key before saying a call is not implemented: a bad key hears 401', async () => {
+    const calls: Array<[string, string]> = [
+      ['POST', '/v1/images/edits'],
+      ['POST', '/v1/images/variations'],
+      ['GET', '/v1/files'],
+      ['POST', '/v1/files'],
+      ['GET', '/v1/files/file-1'],
+      ['DELETE', '/v1/files/file-1'],
+      ['GET', '/v1/files/file-1/content'],
+      ['GET', '/v1/fine-tunes'],
+      ['POST', '/v1/fine-tunes'],
+      ['DELETE', '/v1/models/ft-1'],
+    ];
+    for (const [method, path] of calls) {
+      const call = (authorization: string) => fetch(`${f.baseUrl}${path}`, { method, headers: { authorization } });
+      expect(await expectError(await call(''), 401, '未提供令牌'), `${method} ${path}`).toMatchObject({ type: 'authentication_error' });
+      expect(await expectError(await call('Bearer sk-nope'), 401, '无效的令牌'), `${method} ${path}`).toMatchObject({ type: 'authentication_error' });
+      expect(await expectError(await call(`Bearer ${key}`), 501, 'API not implemented'), `${method} ${path}`).toMatchObject({ code: 'api_not_implemented' });
+    }
+  });
+
   it('refuses a pinned channel for an ordinary user', async () => {
     const alice = await f.t.user('alice');
     const created = await f.t.call(alice, { method: 'POST', url: '/api/token/', payload: { name: 'a', unlimited_quota: true, expired_time: -1, remain_quota: 0 } });

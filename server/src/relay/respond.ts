@@ -6,6 +6,7 @@ import { canonicalForCounting } from './formats/index.js';
 import type { ChatChunk, ChatUsage } from './formats/openai/chat.js';
 import { chatUsageOf, completionText, readUsage } from './formats/openai/usage.js';
 import { audioPromptTokens } from './audio-duration.js';
+import { relayedMediaHeaders, sandboxedAnswerHeaders } from './relayed-media.js';
 import { countChatPromptTokens, countInputTokens, countTextTokens, IncrementalCounter } from './tokenizer.js';
 import type { ChunkDecoder, ClientCall, Usage } from './types.js';
 import type { BodyEnd, StreamedResponse, WholeAnswer } from './upstream.js';
@@ -279,7 +280,9 @@ export function deliverJson(
     if (!answer && answersJson(call) && !parseObject(body)) throw unreadableAnswer();
   }
   const firstTokenAt = Date.now();
-  out.writeHead(res.statusCode, copyHeaders(res, { 'content-length': String(body.length) }));
+  // A transcript (text, SRT, VTT) keeps its type, opened in a sandbox: its text is whatever the audio said.
+  const served = answersJson(call) ? { 'content-length': String(body.length) } : { 'content-length': String(body.length), ...sandboxedAnswerHeaders() };
+  out.writeHead(res.statusCode, copyHeaders(res, served));
   out.end(body);
   if (usage) return { usage, firstTokenAt, completed: true, note: '' };
   return { usage: countedUsage(call, answer ?? { text: body.toString('utf8') }), firstTokenAt, completed: true, note: UNREPORTED_NOTE };
@@ -334,9 +337,9 @@ function countedUsage(call: ClientCall, answer: Record<string, unknown>): Usage 
   };
 }
 
-/** Binary answers (speech): piped through as they come. */
+/** Binary answers (speech): piped through as they come, served as audio only (relayed-media.ts). */
 export async function deliverBinary(call: ClientCall, res: StreamedResponse, out: ServerResponse, clientGone: () => boolean): Promise<Delivery> {
-  out.writeHead(res.statusCode, copyHeaders(res));
+  out.writeHead(res.statusCode, { ...copyHeaders(res), ...relayedMediaHeaders(res.headers['content-type'], 'audio') });
   const firstTokenAt = Date.now();
   // A cut upstream: the client keeps what it got.
   await pump(res, out, clientGone, (chunk) => chunk);

@@ -47,6 +47,8 @@ export interface StandInTask {
 export interface MidjourneyProxyStandIn {
   url: string;
   secret: string;
+  /** Every request received, as `METHOD /path?query` exactly as it arrived, in order. */
+  calls: string[];
   /** Every submission received, in order. */
   submissions: SeenSubmission[];
   /** list-by-condition calls received. */
@@ -58,6 +60,8 @@ export interface MidjourneyProxyStandIn {
   script: (s: SeenSubmission) => SubmitScript;
   /** Size of the image served (bytes). */
   imageBytes: number;
+  /** The Content-Type the image is served with (undefined: none). */
+  imageType: string | undefined;
   /** Bytes of the image written so far (all requests). */
   imageBytesWritten: number;
   /** Image answers whose connection is still open. */
@@ -111,12 +115,14 @@ export async function startMidjourneyProxyStandIn(opts: { secret?: string; image
   const stand: MidjourneyProxyStandIn = {
     url: '',
     secret,
+    calls: [],
     submissions: [],
     polls: 0,
     polledIds: [],
     tasks: new Map(),
     script: () => ({ code: 1 }),
     imageBytes: opts.imageBytes ?? 6 * 1024 * 1024,
+    imageType: 'image/png',
     imageBytesWritten: 0,
     imagesOpen: 0,
     releaseImages() {
@@ -165,6 +171,7 @@ export async function startMidjourneyProxyStandIn(opts: { secret?: string; image
 
   const server = http.createServer((req, res) => {
     void (async () => {
+      stand.calls.push(`${req.method} ${req.url}`);
       const path = (req.url ?? '').split('?')[0];
       if (req.method === 'GET' && path.startsWith('/attachments/')) return serveImage(res);
       if (req.headers['mj-api-secret'] !== secret) return json(res, 401, { code: 401, description: 'Unauthorized' });
@@ -206,6 +213,11 @@ export async function startMidjourneyProxyStandIn(opts: { secret?: string; image
         }
         return json(res, 200, out);
       }
+      const one = /\/mj\/task\/([^/]+)\/fetch$/.exec(path);
+      if (req.method === 'GET' && one) {
+        const t = stand.tasks.get(one[1]);
+        return t ? json(res, 200, view(t)) : json(res, 404, { code: 404, description: 'not found' });
+      }
       const seed = /\/mj\/task\/([^/]+)\/image-seed$/.exec(path);
       if (req.method === 'GET' && seed) {
         return stand.tasks.has(seed[1]) ? json(res, 200, { code: 1, description: '成功', result: `seed-${seed[1]}` }) : json(res, 200, { code: 3, description: '任务不存在' });
@@ -215,7 +227,7 @@ export async function startMidjourneyProxyStandIn(opts: { secret?: string; image
   });
 
   function serveImage(res: http.ServerResponse): void {
-    res.writeHead(200, { 'content-type': 'image/png', 'content-length': String(stand.imageBytes) });
+    res.writeHead(200, { ...(stand.imageType === undefined ? {} : { 'content-type': stand.imageType }), 'content-length': String(stand.imageBytes) });
     const chunk = Buffer.alloc(CHUNK, 0x89);
     let sent = 0;
     const half = Math.floor(stand.imageBytes / 2);

@@ -14,10 +14,39 @@ import { sendError } from './send-error.js';
 
 const pathOf = (url: string) => url.split('?')[0];
 
+/**
+ * The router's limit on one path parameter (Fastify's maxParamLength): long enough for any Gemini model path
+ * (models/{model}:{action}), which the relay lane takes at any length.
+ */
+export const MAX_PARAM_LENGTH = 2048;
+
+/** Whether a segment of the path is past the router's limit (so no route with a parameter there could match). */
+function hasOverlongSegment(url: string): boolean {
+  return pathOf(url)
+    .split('/')
+    .some((segment) => {
+      if (segment.length <= MAX_PARAM_LENGTH) return false;
+      try {
+        return decodeURIComponent(segment).length > MAX_PARAM_LENGTH;
+      } catch {
+        return true;
+      }
+    });
+}
+
+/**
+ * The answer for a relay or task path no route takes: 414 when one of its segments is past the router's limit
+ * (a task id, a model name of thousands of characters: the route exists, the parameter is too long), else the
+ * established gateway's 404 — which does not repeat such a path back either.
+ */
+export function unmatchedPathError(method: string, url: string): RelayError {
+  if (hasOverlongSegment(url)) return new RelayError(414, '请求地址过长', 'url_too_long');
+  return new RelayError(404, `Invalid URL (${method} ${pathOf(url)})`, 'invalid_url');
+}
+
 /** The established gateway's answer for a relay path it does not serve. */
 export function relayNotFound(request: FastifyRequest, reply: FastifyReply): void {
-  const error = new RelayError(404, `Invalid URL (${request.method} ${pathOf(request.url)})`, 'invalid_url');
-  sendError(reply, error, relayFormatOf(request.url, request.headers));
+  sendError(reply, unmatchedPathError(request.method, request.url), relayFormatOf(request.url, request.headers));
 }
 
 /** Methods an unknown relay path is answered for inside the relay's routes (OPTIONS is the CORS preflight; HEAD follows GET). */

@@ -19,7 +19,7 @@ export const RELAY_ENDPOINTS: readonly RelayEndpoint[] = [...openAIEndpoints, ..
 export { formatOf, formatOfPath, sendError } from './send-error.js';
 
 export { isRelayUrl } from './caller-format.js';
-export { answerRelayClientError, relayFrameworkError, relayNotFound } from './edge-errors.js';
+export { answerRelayClientError, MAX_PARAM_LENGTH, relayFrameworkError, relayNotFound } from './edge-errors.js';
 
 /** Every client-facing relay endpoint, each answering errors in its own format. */
 export const relayRoutes: FastifyPluginAsync = async (app) => {

@@ -24,7 +24,7 @@ const MULTIPART_ENDPOINTS: Array<[string, Mode]> = [
   ['/v1/audio/translations', 'translations'],
 ];
 
-/** Known OpenAI calls Switchyard does not relay yet: a clear 501 rather than a 404. */
+/** Known OpenAI calls Switchyard does not relay yet: a clear 501 rather than a 404, to a caller whose key is good. */
 const NOT_IMPLEMENTED: Array<[string, string]> = [
   ['POST', '/v1/images/edits'],
   ['POST', '/v1/images/variations'],
@@ -80,7 +80,11 @@ export const openAIExtraRoutes: FastifyPluginAsync = async (app) => {
     app.route({
       method: method as 'GET',
       url,
-      handler: async (request, reply) => sendError(reply, new RelayError(501, 'API not implemented', 'api_not_implemented'), formatOf(request)),
+      handler: async (request, reply) => {
+        // The key first, as on every relay path: a bad key hears 401, not what the gateway serves.
+        await authenticateToken(ctx, request);
+        sendError(reply, new RelayError(501, 'API not implemented', 'api_not_implemented'), formatOf(request));
+      },
     });
   }
 };

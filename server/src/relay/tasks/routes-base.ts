@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { AppError } from '../../lib/errors.js';
-import { RelayError } from '../errors.js';
+import type { RelayError } from '../errors.js';
 import { acceptRelayCalls } from '../routes/accept-calls.js';
+import { unmatchedPathError } from '../routes/edge-errors.js';
 import { isOwnFailure } from '../routes/endpoint.js';
 import { toRelayError } from '../routes/send-error.js';
 
@@ -53,7 +54,7 @@ export function registerUnmatchedTaskPaths(app: FastifyInstance, surface: TaskRo
       method: [...METHODS],
       url,
       handler: async (request) => {
-        throw new RelayError(404, `Invalid URL (${request.method} ${request.url.split('?')[0]})`, 'invalid_url');
+        throw unmatchedPathError(request.method, request.url);
       },
     });
   }

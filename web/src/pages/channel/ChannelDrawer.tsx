@@ -20,6 +20,9 @@ import { TypeFields } from './TypeFields';
 import { KeyModeFields, keyModeHint } from './KeyModeFields';
 import { useChannel } from './useChannels';
 import { useGroupNames } from '../../components/GroupSelect';
+import { useStatus } from '../../app/status';
+import { gatewayAddress } from '../../lib/chatLinks';
+import { attributionDefaults } from './channelSettings';
 
 const TYPE_OPTIONS = CHANNEL_TYPES.map((info) => ({ value: info.value, label: info.name }));
 
@@ -68,16 +71,24 @@ function ChannelForm({ editingId, initial, onClose, onSaved }: FormProps) {
   const [submitting, setSubmitting] = useState(false);
   const [keyMode, setKeyMode] = useState<CreateMode>({ mode: 'batch', multi_key_mode: 'random' });
   const groups = useGroupNames();
+  const { status } = useStatus();
   const type = Form.useWatch('type', form) ?? initial.type;
 
   const groupOptions = [...new Set(['default', ...(groups.data ?? []), ...initial.groups])].map((g) => ({ label: g, value: g }));
 
-  /** A new type brings its defaults: its models when none are chosen, and its `other` default. */
+  /**
+   * A new type brings its defaults: its models when none are chosen, its `other` default, and for OpenRouter the
+   * app attribution it is sent (this console's address and the system's name) when none is set.
+   */
   const onTypeChange = (next: number) => {
     const models: string[] = form.getFieldValue('models') ?? [];
     if (models.length === 0) form.setFieldValue('models', [...defaultModels(next)]);
     const other = String(form.getFieldValue('other') ?? '').trim();
     if (other === '' && otherDefault(next) !== '') form.setFieldValue('other', otherDefault(next));
+    const unset = (name: 'http_referer' | 'x_title') => String(form.getFieldValue(name) ?? '').trim() === '';
+    if (next === CHANNEL_TYPE.OPENROUTER && unset('http_referer') && unset('x_title')) {
+      form.setFieldsValue(attributionDefaults(gatewayAddress(status.server_address, window.location.origin), status.system_name || 'Switchyard'));
+    }
   };
 
   const submit = async () => {

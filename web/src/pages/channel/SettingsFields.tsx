@@ -1,8 +1,9 @@
 import { Button, Form, Input, Switch } from 'antd';
 import type { FormInstance } from 'antd';
+import { CHANNEL_TYPE } from '@switchyard/shared';
 import { t } from '../../lib/i18n';
 import type { ChannelFormValues } from './channelForm';
-import { paramOverrideProblem, proxyProblem } from './channelSettings';
+import { paramOverrideProblem, proxyProblem, refererProblem, titleProblem } from './channelSettings';
 
 const PARAM_OVERRIDE_TEMPLATE = JSON.stringify({ temperature: 0.5 }, null, 2);
 
@@ -14,8 +15,9 @@ const checked = (problem: (text: string) => string | null) => ({
   },
 });
 
-/** The drawer's per-channel request settings: tag, parameter override, proxy and system prompt. */
+/** The drawer's per-channel request settings: tag, parameter override, proxy, system prompt, OpenRouter's attribution. */
 export function SettingsFields({ form }: { form: FormInstance<ChannelFormValues> }) {
+  const type = Form.useWatch('type', form);
   return (
     <>
       <Form.Item name="tag" label={t('标签')}>
@@ -53,6 +55,21 @@ export function SettingsFields({ form }: { form: FormInstance<ChannelFormValues>
       >
         <Switch />
       </Form.Item>
+      {type === CHANNEL_TYPE.OPENROUTER && (
+        <>
+          <Form.Item
+            name="http_referer"
+            label={t('应用地址（HTTP-Referer）')}
+            extra={t('OpenRouter 按应用地址和应用名称统计调用来源；不填则使用系统设置中的服务器地址')}
+            rules={[checked(refererProblem)]}
+          >
+            <Input placeholder="https://chat.example.com" allowClear />
+          </Form.Item>
+          <Form.Item name="x_title" label={t('应用名称（X-Title）')} extra={t('不填则使用系统名称；只能包含英文字母、数字、空格和英文标点')} rules={[checked(titleProblem)]}>
+            <Input placeholder="Switchyard" allowClear />
+          </Form.Item>
+        </>
+      )}
     </>
   );
 }

@@ -2,7 +2,7 @@ import { CHANNEL_OTHER_DEFAULTS, CHANNEL_TYPE } from '@switchyard/shared';
 import type { ChannelDto, ChannelInput } from '../../api/channel';
 import { t } from '../../lib/i18n';
 import { splitList } from './health';
-import { mergeSetting, paramOverrideProblem, proxyProblem, settingFields, type SettingFields } from './channelSettings';
+import { mergeSetting, paramOverrideProblem, proxyProblem, refererProblem, settingFields, titleProblem, type SettingFields } from './channelSettings';
 
 /** The `other` default of a type (Azure's API version, iFlytek's Spark version), '' when it has none. */
 export const otherDefault = (type: number): string => CHANNEL_OTHER_DEFAULTS[type] ?? '';
@@ -108,7 +108,7 @@ export function validateChannel(v: ChannelFormValues, isEdit: boolean): string |
   if (v.models.length === 0) return t('请至少选择一个模型！');
   if (!isJsonObjectOrEmpty(v.model_mapping)) return t('模型映射必须是合法的 JSON 格式！');
   if (!isJsonObjectOrEmpty(v.status_code_mapping)) return t('状态码复写必须是合法的 JSON 格式！');
-  const settingsProblem = paramOverrideProblem(v.param_override) ?? proxyProblem(v.proxy);
+  const settingsProblem = paramOverrideProblem(v.param_override) ?? proxyProblem(v.proxy) ?? refererProblem(v.http_referer) ?? titleProblem(v.x_title);
   if (settingsProblem) return settingsProblem;
   if (v.type === CHANNEL_TYPE.VERTEX_AI) {
     const region = v.other.trim();

@@ -1,17 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import type { ChannelDto } from '../../api/channel';
-import { mergeSetting, paramOverrideProblem, proxyProblem, settingFields } from './channelSettings';
+import { attributionDefaults, mergeSetting, paramOverrideProblem, proxyProblem, refererProblem, settingFields, titleProblem } from './channelSettings';
 import { tagEditOf } from './TagEditModal';
 import { tagRows } from './tagRows';
 
 describe('per-channel settings in the drawer', () => {
+  const none = { proxy: '', system_prompt: '', system_prompt_override: false, http_referer: '', x_title: '' };
+
   it('reads proxy and system prompt out of setting and writes them back, keeping other keys', () => {
     const stored = JSON.stringify({ force_format: true, proxy: 'http://old:1' });
-    expect(settingFields(stored)).toEqual({ proxy: 'http://old:1', system_prompt: '', system_prompt_override: false });
-    expect(settingFields('{broken')).toEqual({ proxy: '', system_prompt: '', system_prompt_override: false });
-    const merged = mergeSetting(stored, { proxy: ' socks5://127.0.0.1:1080 ', system_prompt: '你好', system_prompt_override: true });
+    expect(settingFields(stored)).toEqual({ ...none, proxy: 'http://old:1' });
+    expect(settingFields('{broken')).toEqual(none);
+    const merged = mergeSetting(stored, { ...none, proxy: ' socks5://127.0.0.1:1080 ', system_prompt: '你好', system_prompt_override: true });
     expect(JSON.parse(merged)).toEqual({ force_format: true, proxy: 'socks5://127.0.0.1:1080', system_prompt: '你好', system_prompt_override: true });
-    expect(mergeSetting(JSON.stringify({ proxy: 'http://x:1' }), { proxy: '', system_prompt: ' ', system_prompt_override: false })).toBe('');
+    expect(mergeSetting(JSON.stringify({ proxy: 'http://x:1' }), { ...none, system_prompt: ' ' })).toBe('');
+  });
+
+  it('keeps OpenRouter’s app address and name in setting, blank ones left out', () => {
+    const stored = JSON.stringify({ proxy: 'http://p:1', http_referer: 'https://old.example', x_title: 'Old' });
+    expect(settingFields(stored)).toMatchObject({ http_referer: 'https://old.example', x_title: 'Old' });
+    const merged = mergeSetting(stored, { ...none, proxy: 'http://p:1', http_referer: ' https://chat.example.org ', x_title: ' Night Owl ' });
+    expect(JSON.parse(merged)).toEqual({ proxy: 'http://p:1', http_referer: 'https://chat.example.org', x_title: 'Night Owl' });
+    expect(JSON.parse(mergeSetting(stored, { ...none, proxy: 'http://p:1' }))).toEqual({ proxy: 'http://p:1' });
+  });
+
+  it('names what is wrong with an app address or name, and starts a new channel with this console’s', () => {
+    expect(refererProblem('')).toBeNull();
+    expect(refererProblem('https://chat.example.org/x')).toBeNull();
+    expect(refererProblem('chat.example.org')).toMatch(/^应用地址无效/);
+    expect(refererProblem('javascript:alert(1)')).toMatch(/^应用地址无效/);
+    expect(titleProblem('Night Owl Chat')).toBeNull();
+    expect(titleProblem('夜猫子')).toMatch(/^应用名称只能包含/);
+    expect(titleProblem('a\r\nb')).toMatch(/^应用名称只能包含/);
+    expect(attributionDefaults('https://gw.example.com', 'Switchyard')).toEqual({ http_referer: 'https://gw.example.com', x_title: 'Switchyard' });
+    // A system name that cannot be sent is not offered.
+    expect(attributionDefaults('http://localhost:3000', '我的网关')).toEqual({ http_referer: 'http://localhost:3000', x_title: '' });
   });
 
   it('names what is wrong with a param_override or a proxy', () => {

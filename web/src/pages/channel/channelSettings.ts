@@ -1,15 +1,20 @@
+import { isAttributionReferer, isAttributionTitle, MAX_ATTRIBUTION_LENGTH } from '@switchyard/shared';
 import { t } from '../../lib/i18n';
 
 /*
- * The channel's per-channel request settings as the drawer edits them: param_override as JSON text, and the proxy
- * and system prompt kept inside the `setting` JSON (other keys of it are kept as they were). The server checks the
- * same rules; these only spare a round trip.
+ * The channel's per-channel request settings as the drawer edits them: param_override as JSON text, and the proxy,
+ * the system prompt and OpenRouter's app attribution kept inside the `setting` JSON (other keys of it are kept as
+ * they were). The server checks the same rules; these only spare a round trip.
  */
 
 export interface SettingFields {
   proxy: string;
   system_prompt: string;
   system_prompt_override: boolean;
+  /** OpenRouter's HTTP-Referer ('' for the system's address). */
+  http_referer: string;
+  /** OpenRouter's X-Title ('' for the system's name). */
+  x_title: string;
 }
 
 function objectOf(text: string): Record<string, unknown> | null {
@@ -29,6 +34,8 @@ export function settingFields(setting: string | undefined): SettingFields {
     proxy: typeof s.proxy === 'string' ? s.proxy : '',
     system_prompt: typeof s.system_prompt === 'string' ? s.system_prompt : '',
     system_prompt_override: s.system_prompt_override === true,
+    http_referer: typeof s.http_referer === 'string' ? s.http_referer : '',
+    x_title: typeof s.x_title === 'string' ? s.x_title : '',
   };
 }
 
@@ -42,6 +49,8 @@ export function mergeSetting(stored: string | undefined, fields: SettingFields):
   put('proxy', fields.proxy.trim(), fields.proxy.trim() === '');
   put('system_prompt', fields.system_prompt, fields.system_prompt.trim() === '');
   put('system_prompt_override', true, !fields.system_prompt_override);
+  put('http_referer', fields.http_referer.trim(), fields.http_referer.trim() === '');
+  put('x_title', fields.x_title.trim(), fields.x_title.trim() === '');
   return Object.keys(out).length === 0 ? '' : JSON.stringify(out);
 }
 
@@ -71,4 +80,21 @@ export function proxyProblem(text: string): string | null {
     // Not a URL at all.
   }
   return t('代理地址无效：请填写以 http://、https:// 或 socks5:// 开头的完整地址，例如 socks5://127.0.0.1:1080');
+}
+
+/** What is wrong with OpenRouter's app address, or null ('' means the system's). */
+export function refererProblem(text: string): string | null {
+  if (text.trim() === '' || isAttributionReferer(text)) return null;
+  return t('应用地址无效：请填写以 http:// 或 https:// 开头的完整地址（最多 {n} 个字符，仅限 ASCII 字符）', { n: MAX_ATTRIBUTION_LENGTH });
+}
+
+/** What is wrong with OpenRouter's app name, or null ('' means the system's). */
+export function titleProblem(text: string): string | null {
+  if (text.trim() === '' || isAttributionTitle(text)) return null;
+  return t('应用名称只能包含英文字母、数字、空格和英文标点（最多 {n} 个字符）', { n: MAX_ATTRIBUTION_LENGTH });
+}
+
+/** OpenRouter's attribution a new channel starts with: the console's own address and the system's name. */
+export function attributionDefaults(serverAddress: string, systemName: string): Pick<SettingFields, 'http_referer' | 'x_title'> {
+  return { http_referer: isAttributionReferer(serverAddress) ? serverAddress.trim() : '', x_title: isAttributionTitle(systemName) ? systemName.trim() : '' };
 }

@@ -1,3 +1,4 @@
+import { pathSegment } from '../../path-segment.js';
 import type { UpstreamCall, UpstreamRequest } from '../../types.js';
 import { claudeExtraHeaders } from '../claude/provider.js';
 import { parseAwsKey, type AwsKey } from './key.js';
@@ -32,7 +33,7 @@ export function bedrockBody(json: Record<string, unknown>, betaHeader: string | 
  */
 export function bedrockUrl(base: string, region: string, modelId: string, stream: boolean): string {
   const origin = (base || `https://bedrock-runtime.${region}.amazonaws.com`).replace(/\/+$/, '');
-  return `${origin}/model/${encodeURIComponent(modelId)}/${stream ? 'invoke-with-response-stream' : 'invoke'}`;
+  return `${origin}/model/${pathSegment(modelId)}/${stream ? 'invoke-with-response-stream' : 'invoke'}`;
 }
 
 /** SigV4 headers (x-amz-date, x-amz-content-sha256, authorization, x-amz-security-token) for one POST. */
@@ -99,7 +100,7 @@ export async function bedrockCountRequest(up: UpstreamCall, body: Record<string,
   const invoke = bedrockBody({ max_tokens: 1, ...body }, claudeExtraHeaders(up)['anthropic-beta']);
   const payload = JSON.stringify({ input: { invokeModel: { body: Buffer.from(JSON.stringify(invoke)).toString('base64') } } });
   const origin = (up.channel.baseUrl || `https://bedrock-runtime.${key.region}.amazonaws.com`).replace(/\/+$/, '');
-  const url = `${origin}/model/${encodeURIComponent(bedrockFoundationModelId(model))}/count-tokens`;
+  const url = `${origin}/model/${pathSegment(bedrockFoundationModelId(model))}/count-tokens`;
   const headers = await signBedrockRequest(url, { 'content-type': 'application/json', accept: 'application/json' }, payload, key, signingDate);
   return {
     request: { url, method: 'POST', headers, body: payload },

@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { Provider, UpstreamCall, UpstreamRequest } from '../../types.js';
+import { pathSegment } from '../../path-segment.js';
 import { resolveBaseUrl } from '../base-url.js';
 import type { TokenCache } from '../token-cache.js';
 import { baiduAnswerErrorCode, baiduCodeStatus, parseBaiduError, TOKEN_CODES } from './errors.js';
@@ -18,7 +19,7 @@ import { BAIDU_WIRE, baiduWire } from './wire.js';
 const PREFIX = '/rpc/2.0/ai_custom/v1/wenxinworkshop';
 
 export function baiduUrl(base: string, mode: 'chat' | 'embeddings', model: string, accessToken: string): string {
-  const endpoint = mode === 'embeddings' ? `embeddings/${embeddingEndpoint(model)}` : `chat/${chatEndpoint(model)}`;
+  const endpoint = mode === 'embeddings' ? `embeddings/${pathSegment(embeddingEndpoint(model))}` : `chat/${pathSegment(chatEndpoint(model))}`;
   return `${base}${PREFIX}/${endpoint}?access_token=${encodeURIComponent(accessToken)}`;
 }
 

@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE } from '@switchyard/shared';
 import { RelayError } from '../../errors.js';
+import { pathSegment } from '../../path-segment.js';
 import type { Mode, Provider } from '../../types.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { openAIRequest } from '../openai/index.js';
@@ -19,7 +20,7 @@ const PATHS: Partial<Record<Mode, string>> = {
 
 export function cloudflareUrl(base: string, accountId: string, mode: Mode): string {
   const path = PATHS[mode] ?? '/chat/completions';
-  return `${base.replace(/\/+$/, '')}/client/v4/accounts/${encodeURIComponent(accountId)}/ai/v1${path}`;
+  return `${base.replace(/\/+$/, '')}/client/v4/accounts/${pathSegment(accountId)}/ai/v1${path}`;
 }
 
 export const cloudflareProvider: Provider = {

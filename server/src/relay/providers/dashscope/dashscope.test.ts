@@ -147,4 +147,14 @@ describe('the image task runner', () => {
     const refused = await runImageTask(task, scripted([json({ code: 'InvalidApiKey', message: 'no' }, 401)]).client).answer;
     expect(refused.statusCode).toBe(401);
   });
+
+  it('never polls at a task id that would step out of the tasks path', async () => {
+    for (const id of ['..', '.']) {
+      const s = scripted([json({ output: { task_id: id, task_status: 'PENDING' } })]);
+      const answer = await runImageTask(task, s.client).answer;
+      expect(answer.statusCode, id).toBe(502);
+      expect(JSON.parse(answer.body.toString('utf8')), id).toMatchObject({ code: 'InvalidResponse' });
+      expect(s.sent.map((r) => r.url), id).toEqual(['http://d/submit']);
+    }
+  });
 });

@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { Mode, Provider, UpstreamCall, UpstreamRequest } from '../../types.js';
+import { pathSegment } from '../../path-segment.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { jsonBody } from '../body.js';
 import { embedInBatches } from './batches.js';
@@ -89,7 +90,7 @@ export const dashScopeProvider: Provider = {
     return runImageTask(
       {
         submit: req,
-        taskRequest: (id) => ({ url: `${root}/api/v1/tasks/${encodeURIComponent(id)}`, method: 'GET', headers: auth }),
+        taskRequest: (id) => ({ url: `${root}/api/v1/tasks/${pathSegment(id)}`, method: 'GET', headers: auth }),
         format: imageAnswerFormat(up.call.canonical ?? up.call.json ?? {}),
       },
       client,

@@ -1,3 +1,4 @@
+import { isSafePathSegment } from '../../path-segment.js';
 import type { UpstreamRequest } from '../../types.js';
 import type { BufferedCall, UpstreamClient, WholeAnswer } from '../../upstream.js';
 import { jsonAnswer, ok, parseObject, runSteps, type Steps } from './calls.js';
@@ -50,6 +51,8 @@ export function runImageTask(task: ImageTask, client: Pick<UpstreamClient, 'fetc
     const first = parseTask(submitted.body);
     const taskId = first?.output?.task_id;
     if (typeof taskId !== 'string' || taskId === '') return refusal(502, 'InvalidResponse', 'DashScope 未返回图片任务 ID', first?.request_id);
+    // The id becomes part of the poll's path: one that would step out of it is not followed.
+    if (!isSafePathSegment(taskId)) return refusal(502, 'InvalidResponse', 'DashScope 返回的图片任务 ID 无效', first?.request_id);
     const deadline = Date.now() + p.timeoutMs;
     for (let i = 0; ; i++) {
       await steps.pause(i === 0 ? p.firstMs : p.intervalMs);

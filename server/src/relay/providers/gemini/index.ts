@@ -9,6 +9,8 @@ export { parseGeminiError } from './errors.js';
 export { embeddingsToGemini, geminiToEmbeddings } from './embeddings.js';
 export { cleanSchema } from './schema.js';
 
+import { pathSegment } from '../../path-segment.js';
+
 export const GEMINI_CHANNEL_TYPE = 24;
 export const GEMINI_DEFAULT_BASE = 'https://generativelanguage.googleapis.com';
 export const GEMINI_DEFAULT_VERSION = 'v1beta';
@@ -21,15 +23,15 @@ function prefix(base: string, version: string): string {
 
 export function geminiUrl(base: string, version: string, model: string, stream: boolean): string {
   const action = stream ? 'streamGenerateContent?alt=sse' : 'generateContent';
-  return `${prefix(base, version)}/models/${encodeURIComponent(model)}:${action}`;
+  return `${prefix(base, version)}/models/${pathSegment(model)}:${action}`;
 }
 
 export function geminiEmbedUrl(base: string, version: string, model: string, batch = true): string {
-  return `${prefix(base, version)}/models/${encodeURIComponent(model)}:${batch ? 'batchEmbedContents' : 'embedContent'}`;
+  return `${prefix(base, version)}/models/${pathSegment(model)}:${batch ? 'batchEmbedContents' : 'embedContent'}`;
 }
 
 export function geminiCountTokensUrl(base: string, version: string, model: string): string {
-  return `${prefix(base, version)}/models/${encodeURIComponent(model)}:countTokens`;
+  return `${prefix(base, version)}/models/${pathSegment(model)}:countTokens`;
 }
 
 export function geminiHeaders(key: string, stream = false): Record<string, string> {

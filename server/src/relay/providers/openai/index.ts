@@ -1,4 +1,5 @@
 import type { Attempt, Mode, Provider, UpstreamCall, UpstreamRequest, WireFormat } from '../../types.js';
+import { pathSegment } from '../../path-segment.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { jsonBody } from '../body.js';
 import { channelMemo } from '../channel-memo.js';
@@ -26,7 +27,7 @@ const TYPES = [1, 8, 19, 22, 25, 31, 40] as const;
  * call's path without repeating /v1; a custom channel's URL may name the model with {model}.
  */
 export function openAIUrl(base: string, mode: Mode, model: string, wire: WireFormat = 'openai'): string {
-  if (base.includes('{model}')) return base.replaceAll('{model}', encodeURIComponent(model));
+  if (base.includes('{model}')) return base.replaceAll('{model}', pathSegment(model));
   const path = wire === 'responses' ? RESPONSES_PATH : OPENAI_PATHS[mode];
   if (/\/v\d+$/.test(base)) return base + path.slice(3);
   return base + path;

@@ -1,4 +1,5 @@
 import { CHANNEL_TYPE } from '@switchyard/shared';
+import { pathSegment } from '../../path-segment.js';
 import type { Provider } from '../../types.js';
 import { resolveBaseUrl } from '../base-url.js';
 import { palmWire } from './wire.js';
@@ -20,7 +21,7 @@ export const palmProvider: Provider = {
   supports: (mode) => mode === 'chat',
   wire: () => 'palm',
   build(up) {
-    const url = `${palmRoot(resolveBaseUrl(up.channel))}/v1beta2/models/${encodeURIComponent(up.upstreamModel)}:generateMessage?key=${encodeURIComponent(up.key)}`;
+    const url = `${palmRoot(resolveBaseUrl(up.channel))}/v1beta2/models/${pathSegment(up.upstreamModel)}:generateMessage?key=${encodeURIComponent(up.key)}`;
     return { url, method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json' }, body: JSON.stringify(up.converted ?? {}) };
   },
   codecs: [palmWire],

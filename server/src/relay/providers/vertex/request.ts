@@ -1,3 +1,4 @@
+import { pathSegment } from '../../path-segment.js';
 import type { CountCall, UpstreamCall, UpstreamRequest } from '../../types.js';
 import { claudeBodyModel, claudeCountBody, readInputTokens } from '../claude/count.js';
 import type { ServiceAccount } from './key.js';
@@ -13,14 +14,12 @@ export function isClaudeModel(model: string): boolean {
   return model.startsWith('claude');
 }
 
-/** "@" is legal in a path segment and is how Vertex's own clients write model versions. */
-const pathSegment = (s: string): string => encodeURIComponent(s).replaceAll('%40', '@');
-
 /** The publisher model's endpoint prefix: …/v1/projects/{project}/locations/{region}/publishers/{publisher}/models/{model}. */
 function modelUrl(up: UpstreamCall, sa: ServiceAccount, publisher: string, model: string): string {
   const region = regionFor(up.channel.other, [up.upstreamModel, up.call.model]);
   const origin = up.channel.baseUrl ? up.channel.baseUrl.replace(/\/+$/, '') : `https://${regionHost(region)}`;
-  const path = `/v1/projects/${encodeURIComponent(sa.projectId)}/locations/${encodeURIComponent(region)}/publishers/${publisher}/models/${pathSegment(model)}`;
+  // "@" is legal in a path segment and is how Vertex's own clients write model versions.
+  const path = `/v1/projects/${pathSegment(sa.projectId)}/locations/${pathSegment(region)}/publishers/${publisher}/models/${pathSegment(model, '@')}`;
   return origin + path;
 }
 

@@ -1,5 +1,6 @@
 import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { Provider, UpstreamCall, UpstreamRequest } from '../../types.js';
+import { pathSegment } from '../../path-segment.js';
 import { resolveBaseUrl } from '../base-url.js';
 import type { TokenCache } from '../token-cache.js';
 import { parseZhipuError, zhipuV3AnswerError } from './errors.js';
@@ -17,7 +18,7 @@ import { ZHIPU_V4_WIRE, zhipuV4AnswerError, zhipuV4Wire } from './v4-wire.js';
 /** The v3 endpoint of a model; a base URL that already names an API version is cut back to the host's root. */
 export function zhipuV3Url(base: string, model: string, stream: boolean): string {
   const root = base.replace(/\/+$/, '').replace(/\/api\/paas\/v\d+$/, '');
-  return `${root}/api/paas/v3/model-api/${encodeURIComponent(model)}/${stream ? 'sse-invoke' : 'invoke'}`;
+  return `${root}/api/paas/v3/model-api/${pathSegment(model)}/${stream ? 'sse-invoke' : 'invoke'}`;
 }
 
 function buildZhipuV3Request(up: UpstreamCall, token: string): UpstreamRequest {

@@ -1,12 +1,14 @@
 import type { FastifyReply } from 'fastify';
 import type { AppContext } from '../../../context.js';
+import { relayedMediaHeaders } from '../../relayed-media.js';
 import { findImage } from './rows.js';
 
 /*
  * GET /mj/image/{id}: the image of a known task, fetched from the address its proxy reported (never one a client
  * gave) and streamed through as it arrives — an upscale is several MB and is never held whole. No key is asked,
  * as in the established gateway: the task id is the secret, and the address is what MjForwardUrlEnabled hides.
- * Fetched through the task's channel's outbound proxy when it has one (direct when the channel is gone).
+ * Fetched through the task's channel's outbound proxy when it has one (direct when the channel is gone). Served as an
+ * image only (relayed-media.ts): this route is on the gateway's origin and needs no key, so a link to it is all it takes.
  */
 
 /** The wait for the image's headers; the body then flows under the upstream client's idle timeout. */
@@ -41,9 +43,8 @@ export async function streamImage(ctx: AppContext, mjId: string, reply: FastifyR
     void fail(reply, res.statusCode >= 400 ? res.statusCode : 502, `http_get_image_failed: HTTP ${res.statusCode}`);
     return;
   }
-  const type = res.headers['content-type'];
   const length = res.headers['content-length'];
-  void reply.status(200).header('content-type', typeof type === 'string' && type ? type : 'image/jpeg');
+  void reply.status(200).headers(relayedMediaHeaders(res.headers['content-type'], 'image'));
   if (typeof length === 'string') void reply.header('content-length', length);
   // A client that leaves mid-way stops the upstream download too (Fastify destroys the stream it was sending).
   // Not awaited: the route returns the reply, and Fastify streams it.

@@ -1,5 +1,5 @@
 import { Agent, fetch as fetchWith } from 'undici';
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, onTestFinished } from 'vitest';
 import { testDatabases } from '../../../test/databases.js';
 import { closedPort } from '../../../test/unreachable.js';
 import { expectBooks, quotaOf, useMjFixture, type MjFixture } from './fixture.js';
@@ -253,6 +253,35 @@ describe.each(testDatabases())('Midjourney tasks on $name', (database) => {
     const none = await fetch(`${m.f.baseUrl}/mj/image/${fresh}`);
     expect(none.status).toBe(404);
     await none.body?.cancel();
+  });
+
+  it('serves a task’s image only as an image, never as a page of the gateway’s origin', async () => {
+    const a = await m.account();
+    const id = await imagine(a.key);
+    for (let i = 0; i < 3; i++) await m.poll();
+    const [bytes, type] = [m.stand.imageBytes, m.stand.imageType];
+    onTestFinished(() => {
+      m.stand.imageBytes = bytes;
+      m.stand.imageType = type;
+    });
+    m.stand.imageBytes = 1024;
+    for (const [served, expected] of [
+      ['image/png', 'image/png'],
+      ['IMAGE/WEBP; q=1', 'image/webp'],
+      ['text/html; charset=utf-8', 'application/octet-stream'],
+      ['image/svg+xml', 'application/octet-stream'],
+      ['application/xhtml+xml', 'application/octet-stream'],
+      ['image/', 'application/octet-stream'],
+      [undefined, 'application/octet-stream'],
+    ] as const) {
+      m.stand.imageType = served;
+      const res = await m.f.t.app.inject({ method: 'GET', url: `/mj/image/${id}` });
+      expect(res.statusCode).toBe(200);
+      expect(res.headers['content-type'], String(served)).toBe(expected);
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['content-security-policy']).toBe('sandbox');
+      expect(res.rawPayload.length).toBe(1024);
+    }
   });
 
   it('polls and fetches images through the channel’s outbound proxy when it has one', async () => {

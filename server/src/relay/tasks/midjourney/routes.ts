@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { authenticateToken } from '../../auth.js';
 import { pinnedChannel } from '../../pipeline.js';
+import { pathSegment } from '../../path-segment.js';
 import { resolveBaseUrl } from '../../providers/base-url.js';
 import { prepareTaskRoutes, registerUnmatchedTaskPaths, type TaskRouteSurface } from '../routes-base.js';
 import type { TaskReply } from '../submit.js';
@@ -11,7 +12,7 @@ import { mjErrorBody, mjReply, requestRefused, send } from './replies.js';
 import { findOwnTask, listOwnTasks, scopeOf } from './rows.js';
 import { submitDrawing } from './submission.js';
 import { taskView } from './view.js';
-import { MJ_CODE, MjRequestError, upstreamPath, type SubmitRoute } from './wire.js';
+import { checkMode, MJ_CODE, MjRequestError, upstreamPath, type SubmitRoute } from './wire.js';
 
 /*
  * The Midjourney routes, under /mj and /{mode}/mj: submissions go upstream through the task framework; task reads
@@ -48,20 +49,17 @@ function jsonObject(body: unknown): Record<string, unknown> {
   throw new MjRequestError('请求体不是合法的 JSON 对象');
 }
 
-/** The part of the path after `/mj` (or `/{mode}/mj`), without the query. */
-function restOf(request: FastifyRequest): string {
-  const path = request.url.split('?')[0];
-  return path.slice(path.indexOf('/mj/') + 3);
-}
+/** The route's path upstream (the query is not forwarded: the proxy reads none, and it may carry the caller's key). */
+const upstreamPathOf = (request: FastifyRequest, rest: string): string => upstreamPath((request.params as Params).mode, rest);
 
-/** The query is not forwarded: midjourney-proxy reads none, and it may carry the caller's own key (`?key=`). */
-function upstreamPathOf(request: FastifyRequest): string {
-  return upstreamPath((request.params as Params).mode, restOf(request));
-}
+/** The path of a submission route after `/mj`. */
+const submitPath = (kind: SubmitRoute): string => (kind === 'swap' ? '/insight-face/swap' : `/submit/${kind}`);
 
 export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
   const ctx = app.ctx;
   prepareTaskRoutes(app, SURFACE);
+  // Every route under /{mode}/mj, the unmatched ones too, takes only a known mode word.
+  app.addHook('onRequest', async (request) => checkMode((request.params as Params).mode));
 
   /** Runs a route (the console's `/api/mj/...` paths never get here: see SURFACE.owns). */
   const route = (run: (request: FastifyRequest, reply: FastifyReply) => Promise<TaskReply | null>) => async (request: FastifyRequest, reply: FastifyReply) => {
@@ -77,7 +75,7 @@ export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
           caller: await authenticateToken(ctx, request),
           route: kind,
           body: jsonObject(request.body),
-          upstreamPath: upstreamPathOf(request),
+          upstreamPath: upstreamPathOf(request, submitPath(kind)),
           ip: request.ip,
         }),
       );
@@ -116,7 +114,7 @@ export const midjourneyRoutes: FastifyPluginAsync = async (app) => {
         const answer = await callTaskUpstream(
           ctx,
           channel,
-          { url: `${resolveBaseUrl(channel)}${upstreamPathOf(request)}`, method: 'GET', headers: { 'mj-api-secret': channel.key } },
+          { url: `${resolveBaseUrl(channel)}${upstreamPathOf(request, `/task/${pathSegment(row.mj_id)}/image-seed`)}`, method: 'GET', headers: { 'mj-api-secret': channel.key } },
           IMAGE_SEED_TIMEOUT_MS,
         );
         if (answer.kind === 'unreachable' || answer.json === undefined) return mjReply(502, MJ_CODE.UNKNOWN_ERROR, '请求上游地址失败', 'upstream_error');

@@ -211,7 +211,19 @@ export function readTaskList(json: unknown): Map<string, ProxyTask> {
   return out;
 }
 
-/** The path sent upstream: a `/mj-<mode>` prefix is dropped, any other mode prefix is kept (as the established gateway does). */
+/** The speeds a `/{mode}/mj/...` path may name: midjourney-proxy-plus's own mode paths and the bare words. */
+export const MJ_MODES: readonly string[] = ['fast', 'relax', 'turbo', 'mj-fast', 'mj-relax', 'mj-turbo'];
+
+/** The refusal of any other `{mode}`: it would become part of the path sent upstream with the channel's secret. */
+export function checkMode(mode: string | undefined): void {
+  if (mode !== undefined && !MJ_MODES.includes(mode)) throw new MjRequestError(`不支持的绘图模式，只支持 ${MJ_MODES.join('、')}`);
+}
+
+/**
+ * The path sent upstream for a route's own path (`rest`, built by the gateway, never taken from the request): a
+ * `/mj-<mode>` prefix is dropped, any other mode prefix is kept (as the established gateway does).
+ */
 export function upstreamPath(mode: string | undefined, rest: string): string {
+  checkMode(mode);
   return mode && !mode.startsWith('mj-') ? `/${mode}/mj${rest}` : `/mj${rest}`;
 }

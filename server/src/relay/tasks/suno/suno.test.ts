@@ -298,6 +298,26 @@ describe.each(testDatabases())('Suno routes on $name', (database) => {
       expect(up.polls).toBe(polls);
     });
 
+    it('never lets a task id or an action from the path reach the upstream’s path', async () => {
+      const a = await account();
+      const id = await submitMusic(app(), a.key);
+      const before = up.requests.length;
+      for (const hostile of ['x/../../suno/submit/music', '../fetch', 'a?b=1#c', '..%2F']) {
+        expect(await suno(app(), a.key, 'GET', `/suno/fetch/${encodeURIComponent(hostile)}`), hostile).toMatchObject({ status: 400, body: { code: 'task_not_exist' } });
+      }
+      for (const action of ['music%2F..%2F..%2Ffetch', 'music%3Fx%3D1', 'music%23', 'lyrics%2F']) {
+        expect(await suno(app(), a.key, 'POST', `/suno/submit/${action}`, { prompt: 'x' }), action).toMatchObject({ status: 400, body: { code: 'invalid_action' } });
+      }
+      expect(up.requests.slice(before)).toEqual([]);
+      // An id the upstream made up with a path in it is asked for in the poll's body, at the poll's own path.
+      const odd = `${id}/../../submit/music?x#y`;
+      await db().updateTable('tasks').set({ task_id: odd }).where('task_id', '=', id).execute();
+      await app().ctx.jobs.runNow('task-poller:suno');
+      const polls = up.requests.slice(before);
+      expect(new Set(polls.map((r) => `${r.method} ${r.path}`))).toEqual(new Set(['POST /suno/fetch']));
+      expect(polls.filter((r) => (r.json?.ids as string[] | undefined)?.includes(odd))).toHaveLength(1);
+    });
+
     it("refuses a fetch without a valid key or with a malformed body, in Suno's shape", async () => {
       const a = await account();
       const noKey = await app().inject({ method: 'GET', url: '/suno/fetch/x' });

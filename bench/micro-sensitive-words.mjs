@@ -1,7 +1,9 @@
 // What the sensitive-word check of prompts costs a relayed call, on the built server (server/dist), in one process:
 // building the matcher of a 1,000-word list (once per change of SensitiveWords), scanning a 4,096-character prompt
 // (English and Chinese, no word found: the common case), and the relay's whole check (relay/prompt-words.ts) on a
-// chat call, switched off and on. A naive scan (indexOf of every word) and one regex alternation are shown for scale.
+// chat call, switched off and on, with 4 kB and 300 kB prompts in ASCII, in Chinese, and with characters that need
+// NFKC (full-width letters, emoji, combining accents), and on an agent's call with tool definitions. A naive scan
+// (indexOf of every word) and one regex alternation are shown for scale, and NFKC of the whole prompt.
 //   node bench/micro-sensitive-words.mjs [--server server/dist] [--rounds 7]
 // Each figure is the best of several rounds of CPU µs per operation (interference only ever adds time).
 import path from 'node:path';
@@ -35,9 +37,23 @@ const english = [];
 for (let n = 0; english.join(' ').length < 4096; n++) english.push(pick(latin, 2 + rand(7)));
 const englishPrompt = english.join(' ').slice(0, 4096);
 const chinesePrompt = pick(han, 4096);
+/** `length` characters of `alphabet`, about one in `every` being one of `sprinkle` (punctuation, emoji ...). */
+const prose = (alphabet, length, sprinkle = [], every = 0) => {
+  let out = '';
+  while (out.length < length) out += every && rand(every) === 0 ? sprinkle[rand(sprinkle.length)] : alphabet[rand(alphabet.length)];
+  return out.slice(0, length);
+};
+// Chinese as written: full-width commas, colons and question marks (read through the table, no NFKC) and 。
+const chinese4k = prose(han, 4096, [...'，。：？！、'], 12);
+// Text that needs NFKC here and there: full-width letters, emoji (surrogate pairs), combining accents, an ellipsis.
+const mixed4k = prose(`${latin}    `, 4096, ['ｆｕｌｌ', '😀', 'e\u0301', '…', '①'], 25);
+/** 300 kB of a 4 kB prompt, lines apart (random text that long would hold some of the 1,000 words by chance). */
+const to300kB = (prompt) => Array.from({ length: 75 }, () => prompt).join('\n');
 
 const matcher = new WordMatcher(words);
-if (matcher.find(englishPrompt).length || matcher.find(chinesePrompt).length) {
+const small = { ascii: englishPrompt, chinese: chinese4k, mixed: mixed4k };
+const big = Object.fromEntries(Object.entries(small).map(([k, v]) => [k, to300kB(v)]));
+if ([englishPrompt, chinesePrompt, ...Object.values(big), ...Object.values(small)].some((p) => matcher.find(p).length)) {
   // The prompts are random; a hit would make the scans measure the refusal path. Change the seed if this happens.
   console.error('a sample prompt contains a word of the list: pick another seed');
   process.exit(1);
@@ -83,6 +99,30 @@ const typical = inputOf({
     { role: 'user', content: [{ type: 'text', text: 'And tomorrow? Should I take an umbrella?' }] },
   ],
 });
+/** A chat call whose one user message is `prompt`. */
+const chatOf = (prompt) => inputOf({ model: 'gpt-4o-mini', messages: [{ role: 'system', content: 'You are a helpful assistant.' }, { role: 'user', content: prompt }] });
+/** A coding agent's call: 30 tools with a described schema of 5 parameters each, and a 4 kB conversation. */
+const tools = Array.from({ length: 30 }, (_, t) => ({
+  type: 'function',
+  function: {
+    name: `tool_${t}`,
+    description: `Runs step ${t} of the workflow on the files given and reports what changed, with its reasons.`,
+    parameters: {
+      type: 'object',
+      properties: Object.fromEntries(Array.from({ length: 5 }, (_, p) => [`param_${p}`, { type: 'string', description: `The ${p}th input of the step, as a path or a short text.` }])),
+      required: ['param_0'],
+    },
+  },
+}));
+const agent = inputOf({
+  model: 'gpt-4o-mini',
+  messages: [
+    { role: 'user', content: englishPrompt.slice(0, 2048) },
+    { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'tool_1', arguments: JSON.stringify({ param_0: 'src/main.ts', param_1: 'tidy' }) } }] },
+    { role: 'tool', tool_call_id: 'c1', content: englishPrompt.slice(2048) },
+  ],
+  tools,
+});
 const off = contextWith(false);
 const on = contextWith(true);
 const onDefault = contextWith(true, 'test_sensitive');
@@ -100,5 +140,17 @@ bench('the relay check, off (CheckSensitiveEnabled false)', 1_000_000, () => ref
 bench('the relay check, on: a chat call of 3 messages, 4,096 characters', 5_000, () => refuseSensitivePrompt(on, input));
 bench('the relay check, on, 1,000 words: a typical chat call (4 messages, 150 characters)', 200_000, () => refuseSensitivePrompt(on, typical));
 bench('the relay check, on, default list: a typical chat call', 200_000, () => refuseSensitivePrompt(onDefault, typical));
+console.log('\nthe relay check of one chat call, by prompt size and script (1,000 words; off: CheckSensitiveEnabled false)');
+for (const [size, prompts, n] of [['4 kB', small, 5_000], ['300 kB', big, 60]]) {
+  for (const [script, prompt] of Object.entries(prompts)) {
+    const call = chatOf(prompt);
+    bench(`${size} ${script.padEnd(7)} off`, n * 20, () => refuseSensitivePrompt(off, call));
+    bench(`${size} ${script.padEnd(7)} on`, n, () => refuseSensitivePrompt(on, call));
+    bench(`${size} ${script.padEnd(7)} on, default list`, n, () => refuseSensitivePrompt(onDefault, call));
+    bench(`${size} ${script.padEnd(7)} for scale: NFKC of the whole prompt`, n, () => prompt.normalize('NFKC'));
+  }
+}
+bench("an agent's call: 30 tools with 5 described parameters each, a tool call and 4 kB of text", 5_000, () => refuseSensitivePrompt(on, agent));
+console.log('');
 bench('for scale: indexOf of every word, English prompt', 200, () => naive(englishPrompt));
 bench('for scale: one case-insensitive regex alternation, English prompt', 200, () => alternation.test(englishPrompt));

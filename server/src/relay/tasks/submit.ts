@@ -8,13 +8,15 @@ import { unroutable } from '../availability.js';
 import { chooseChannel } from '../distributor.js';
 import { RelayError, settlementBacklog } from '../errors.js';
 import { autoDisableChannel } from '../health.js';
+import type { TextVisitor } from '../formats/prompt-text.js';
 import { pinnedChannel, reserve } from '../pipeline.js';
+import { refuseSensitiveTexts } from '../prompt-words.js';
 import { taskLogText, taskPrice } from './pricing.js';
 
 /*
  * The submit half of the task framework, the same for every platform: the caller's model access, the channel
  * choice (the caller's pinned channel, the original task's channel for a follow-up, or the routing's tiers with
- * RetryTimes retries), the price, the balance reserved before anything is sent, and then — only when the upstream
+ * RetryTimes retries), the sensitive-word check of the texts the submission sends, the price, the balance reserved before anything is sent, and then — only when the upstream
  * accepted the task — the row recorded with its charge and consume log in one transaction (store/task-money.ts).
  * Anything else gives the reservation back: a task the upstream refused is never charged.
  */
@@ -45,6 +47,8 @@ export interface TaskSubmission {
   channelId?: number;
   /** Free follow-ups (Midjourney's INPAINT and CUSTOM_ZOOM): nothing reserved or charged. */
   free?: boolean;
+  /** Each text the submission sends upstream (its prompts), for the sensitive-word check. */
+  promptTexts(visit: TextVisitor): void;
   attempt(channel: RoutedChannel): Promise<TaskAttempt>;
 }
 
@@ -55,6 +59,7 @@ export async function submitTask(ctx: AppContext, s: TaskSubmission): Promise<Ta
   const fixed = caller.pinnedChannelId ?? s.channelId ?? null;
   const tiers = fixed !== null ? [[pinnedChannel(ctx, fixed)]] : ctx.routing.tiers(caller.group, s.model);
   if (tiers.length === 0) throw unroutable(ctx, caller.group, s.model);
+  refuseSensitiveTexts(ctx, { userId: caller.user.id, tokenId: caller.token?.id ?? 0, model: s.model }, (visit) => s.promptTexts(visit));
 
   const price = taskPrice(ctx.options, s.model, caller.group);
   const quota = s.free ? 0 : price.quota;

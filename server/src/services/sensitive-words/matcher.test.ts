@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { WordMatcher } from './matcher.js';
+import { normaliseRun } from './normalise.js';
 
 /** Every word occurring in the text, found the slow way (for comparison on random inputs). */
 function naive(words: string[], text: string): string[] {
@@ -31,10 +32,44 @@ describe('sensitive-word matcher', () => {
     expect(new WordMatcher(['istanbul']).find('İSTANBUL')).toEqual(['istanbul']);
   });
 
-  it('matches only what lower-casing makes equal (no width folding)', () => {
-    const m = new WordMatcher(['test']);
-    expect(m.find('ＴＥＳＴ')).toEqual([]);
+  it('matches full-width, compatibility and mixed-case spellings as their NFKC form', () => {
+    const m = new WordMatcher(['full', 'file', 'ガ']);
+    expect(m.find('ｆｕｌｌ')).toEqual(['full']);
+    expect(m.find('ＦｕＬＬ stop')).toEqual(['full']);
+    expect(m.find('ⓕⓤⓛⓛ')).toEqual(['full']);
+    expect(m.find('𝐟𝐮𝐥𝐥 and 𝓕𝓤𝓛𝓛')).toEqual(['full']);
+    expect(m.find('a ﬁle')).toEqual(['file']);
+    expect(m.find('ｶﾞ')).toEqual(['ガ']);
+    // A word written in full width matches its plain spelling too.
+    expect(new WordMatcher(['ＴＥＳＴ']).find('a test')).toEqual(['ＴＥＳＴ']);
+  });
+
+  it('ignores zero-width and other invisible characters, in the text and in the words', () => {
+    const m = new WordMatcher(['full', '敏感词']);
+    expect(m.find('f\u200bu\u200bll')).toEqual(['full']);
+    expect(m.find('f\u200cu\u200dl\u2060l\ufeff')).toEqual(['full']);
+    expect(m.find('fu\u00adll')).toEqual(['full']);
+    expect(m.find('敏\u200b感\u200d词')).toEqual(['敏感词']);
+    expect(m.find('ｆ\u200bＵ\u200bｌｌ')).toEqual(['full']);
+    expect(new WordMatcher(['f\u200bull']).find('FULL')).toEqual(['f\u200bull']);
+    expect(new WordMatcher(['\u200b', ' \u200d ']).empty).toBe(true);
+  });
+
+  it('composes accents as NFKC does, and still tells accented letters apart', () => {
+    const m = new WordMatcher(['café', 'test']);
+    expect(m.find('cafe\u0301')).toEqual(['café']);
+    expect(m.find('cafe\u200b\u0301')).toEqual(['café']);
+    expect(m.find('ｃａｆｅ\u0301')).toEqual(['café']);
     expect(m.find('tést')).toEqual([]);
+    expect(m.find('cafe')).toEqual([]);
+    expect(new WordMatcher(['cafe\u0301']).find('CAFÉ')).toEqual(['cafe\u0301']);
+  });
+
+  it('finds a word across the cut of a long run to normalise, and after it', () => {
+    const m = new WordMatcher(['gk', 'tail']);
+    expect(m.find('㎏'.repeat(3000))).toEqual(['gk']);
+    expect(m.find(`${'😀'.repeat(3000)}ｔａｉｌ`)).toEqual(['tail']);
+    expect(m.find(`${'e\u0301'.repeat(2000)}t\u200bail`)).toEqual(['tail']);
   });
 
   it('matches CJK words, astral characters and words with spaces', () => {
@@ -75,6 +110,27 @@ describe('sensitive-word matcher', () => {
       const words = Array.from({ length: 1 + rand(8) }, () => str(1 + rand(4)));
       const text = str(rand(40));
       expect(new WordMatcher(words).find(text).sort(), JSON.stringify({ words, text })).toEqual(naive(words, text));
+    }
+  });
+
+  it('reads text run by run exactly as if the whole text were normalised first', () => {
+    let seed = 11;
+    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n);
+    // Units of every kind: plain, full width, combining marks, compatibility forms, surrogate pairs, zero width.
+    const units = ['a', 'e', 'E', 'ａ', 'Ｅ', '\u0301', '\u0323', 'é', 'k', 'g', '㎏', '…', '.', '😀', '𝐞', '敏', 'ｶ', 'ﾞ', 'ガ', '\u200b', '\u00ad', 'ᄀ', 'ᅡ', '가', 'ᆨ'];
+    const str = (len: number) => Array.from({ length: len }, () => units[rand(units.length)]).join('');
+    const normalisedNaive = (words: string[], text: string) =>
+      naive(
+        words.filter((w) => normaliseRun(w).trim()).map((w) => normaliseRun(w)),
+        normaliseRun(text),
+      );
+    for (let round = 0; round < 2000; round++) {
+      const words = Array.from({ length: 1 + rand(6) }, () => str(1 + rand(3)));
+      const text = str(rand(30));
+      const m = new WordMatcher(words);
+      const byForm = new Map(m.words.map((w) => [normaliseRun(w).trim().toLowerCase(), w]));
+      const expected = normalisedNaive(m.words as string[], text).map((form) => byForm.get(form.trim().toLowerCase()));
+      expect(m.find(text).sort(), JSON.stringify({ words, text })).toEqual(expected.sort());
     }
   });
 });

@@ -1,21 +1,42 @@
+import { IGNORABLE, JOINING, MAPPED, NEEDS_NORMALISING, normaliseRun, PLAIN, STARTER, TO_NORMALISE, unitTables, type UnitTables } from './normalise.js';
+
 /*
- * Aho-Corasick over UTF-16 code units. Words and text are folded to lower case one code unit at a time with the same
- * table, so matching ignores case, never shifts an offset and never allocates a lowered copy of the text. No other
- * normalisation (full-width forms, accents) is applied: the established gateway lower-cases only.
+ * Aho-Corasick over UTF-16 code units. Words and text are read in the same normalised form (normalise.ts: NFKC,
+ * zero-width characters removed, lower case one code unit at a time), so matching ignores case, width and
+ * invisible characters; accents still count (`tést` is not `test`). Text that needs no normalising is read in
+ * place: no lowered or normalised copy of a prompt is made.
  */
 
-let foldTable: Uint16Array | null = null;
+/** A run to normalise is cut before this many units where it safely can (a long run of emoji or combining marks). */
+const MAX_RUN = 1024;
 
-/** Each code unit's lower case (its first unit, for İ whose lower case is two): 128 KiB, built on first use. */
-function fold(): Uint16Array {
-  if (foldTable) return foldTable;
-  const table = new Uint16Array(0x10000);
-  for (let c = 0; c < 0x10000; c++) table[c] = String.fromCharCode(c).toLowerCase().charCodeAt(0);
-  foldTable = table;
-  return table;
+/**
+ * Where a run to normalise that starts before `from` ends: at the first unit read as it is (PLAIN or MAPPED), or,
+ * past MAX_RUN units, before a unit nothing before it combines with.
+ */
+function runEnd(text: string, from: number, kind: Uint8Array): number {
+  let j = from;
+  while (j < text.length) {
+    const k = kind[text.charCodeAt(j)];
+    if (k < NEEDS_NORMALISING || (k === STARTER && j - from >= MAX_RUN)) break;
+    j++;
+  }
+  return j;
 }
 
 const NONE = -1;
+
+const NO_WORDS: string[] = [];
+
+/**
+ * The unit matched for a unit of normalised text (a word, a normalised run): its lower case; itself when it has
+ * none to look up (a mark NFKC could not compose, half a surrogate pair); NONE for an ignorable one, skipped.
+ */
+function matchedUnit(u: number, { kind, fold }: UnitTables): number {
+  const k = kind[u];
+  if (k === IGNORABLE) return NONE;
+  return k === PLAIN || k === MAPPED ? fold[u] : u;
+}
 
 /** A slot of the transition table nobody uses. */
 const FREE = -1;
@@ -42,23 +63,24 @@ export class WordMatcher {
   private readonly endLink: Int32Array;
   /** Code units that occur in some word: any other unit sends the scan back to the root at once. */
   private readonly used: Uint8Array;
-  private readonly table = fold();
+  private readonly tables = unitTables();
 
-  /** The words as configured (first spelling of each), duplicates (after folding) and blanks dropped. */
+  /** The words as configured (first spelling of each), duplicates (once normalised) and blanks dropped. */
   readonly words: readonly string[];
 
   constructor(words: Iterable<string>) {
-    const table = this.table;
     const next: Array<Map<number, number>> = [new Map()];
     const endsAt: number[] = [NONE];
     const kept: string[] = [];
     const used = new Uint8Array(0x10000);
     for (const raw of words) {
       const word = raw.trim();
-      if (!word) continue;
+      const form = normaliseRun(word).trim();
+      if (!form) continue;
       let node = 0;
-      for (let i = 0; i < word.length; i++) {
-        const c = table[word.charCodeAt(i)];
+      for (let i = 0; i < form.length; i++) {
+        const c = matchedUnit(form.charCodeAt(i), this.tables);
+        if (c === NONE) continue;
         used[c] = 1;
         let child = next[node].get(c);
         if (child === undefined) {
@@ -69,7 +91,7 @@ export class WordMatcher {
         }
         node = child;
       }
-      if (endsAt[node] === NONE) {
+      if (node !== 0 && endsAt[node] === NONE) {
         endsAt[node] = kept.length;
         kept.push(word);
       }
@@ -123,33 +145,100 @@ export class WordMatcher {
   }
 
   /**
-   * Adds every word occurring in `text` to `found` (overlapping occurrences included). One pass over the text: each
-   * code unit costs one table read when no word uses it, else one transition plus fail steps that are paid for by
-   * earlier forward steps.
+   * Adds every word occurring in `text` to `found` (overlapping occurrences included). One pass over the text: a
+   * unit that needs no normalising costs two table reads when no word uses it, else one transition plus fail steps
+   * paid for by earlier forward steps; the runs that need normalising are normalised one by one (normalise.ts).
    */
   collect(text: string, found: Set<string>): void {
-    const { table, used, rootNext, slotNode, slotUnit, slotChild, slotMask, fail, ends, endLink, words } = this;
+    const { kind, fold } = this.tables;
+    const { used, ends, endLink, rootNext, slotNode, slotUnit, slotChild, slotMask, fail } = this;
+    const n = text.length;
     let node = 0;
-    for (let i = 0; i < text.length; i++) {
-      const c = table[text.charCodeAt(i)];
-      if (used[c] === 0) {
-        node = 0;
+    // The last unit read straight from the text, the state before it, and the words it was the first to find: a
+    // unit that joins it (a combining mark after a letter) takes it back, to be read again with the run.
+    let lastAt = -1;
+    let before = 0;
+    let newWords = NO_WORDS;
+    for (let i = 0; i < n; i++) {
+      const u = text.charCodeAt(i);
+      const c = fold[u];
+      if (c !== TO_NORMALISE) {
+        before = node;
+        lastAt = i;
+        if (newWords !== NO_WORDS) newWords = NO_WORDS;
+        if (used[c] === 0) {
+          node = 0;
+          continue;
+        }
+        // The transition of next(), written out: this loop is the scan's hot path.
+        let slot = 0;
+        while (node !== 0) {
+          slot = slotOf(node, c, slotMask);
+          let owner = slotNode[slot];
+          while (owner !== FREE && (owner !== node || slotUnit[slot] !== c)) {
+            slot = (slot + 1) & slotMask;
+            owner = slotNode[slot];
+          }
+          if (owner !== FREE) break;
+          node = fail[node];
+        }
+        node = node === 0 ? rootNext[c] : slotChild[slot];
+        const hit = ends[node] !== NONE ? node : endLink[node];
+        if (hit !== NONE) newWords = this.report(hit, found);
         continue;
       }
-      let slot = 0;
-      while (node !== 0) {
-        slot = slotOf(node, c, slotMask);
-        let owner = slotNode[slot];
-        while (owner !== FREE && (owner !== node || slotUnit[slot] !== c)) {
-          slot = (slot + 1) & slotMask;
-          owner = slotNode[slot];
-        }
-        if (owner !== FREE) break;
-        node = fail[node];
+      let from = i;
+      if (kind[u] >= JOINING && i > 0 && lastAt === i - 1) {
+        from = lastAt;
+        node = before;
+        for (const word of newWords) found.delete(word);
       }
-      node = node === 0 ? rootNext[c] : slotChild[slot];
-      for (let hit = ends[node] !== NONE ? node : endLink[node]; hit !== NONE; hit = endLink[hit]) found.add(words[ends[hit]]);
+      const end = runEnd(text, i + 1, kind);
+      node = this.readNormalised(normaliseRun(text.slice(from, end)), node, found);
+      lastAt = -1;
+      i = end - 1;
     }
+  }
+
+  /** Reads a normalised run from state `node`; returns the state after it. */
+  private readNormalised(run: string, node: number, found: Set<string>): number {
+    for (let j = 0; j < run.length; j++) {
+      const c = matchedUnit(run.charCodeAt(j), this.tables);
+      if (c === NONE) continue;
+      node = this.used[c] === 0 ? 0 : this.next(node, c);
+      const hit = this.ends[node] !== NONE ? node : this.endLink[node];
+      if (hit !== NONE) this.report(hit, found);
+    }
+    return node;
+  }
+
+  /** The state after reading the folded unit `c` (one some word uses) in state `node`. */
+  private next(node: number, c: number): number {
+    const { rootNext, slotNode, slotUnit, slotChild, slotMask, fail } = this;
+    let slot = 0;
+    while (node !== 0) {
+      slot = slotOf(node, c, slotMask);
+      let owner = slotNode[slot];
+      while (owner !== FREE && (owner !== node || slotUnit[slot] !== c)) {
+        slot = (slot + 1) & slotMask;
+        owner = slotNode[slot];
+      }
+      if (owner !== FREE) break;
+      node = fail[node];
+    }
+    return node === 0 ? rootNext[c] : slotChild[slot];
+  }
+
+  /** Adds the words ending at `hit` and its end links to `found`; returns those it had not found before. */
+  private report(hit: number, found: Set<string>): string[] {
+    const added: string[] = [];
+    for (; hit !== NONE; hit = this.endLink[hit]) {
+      const word = this.words[this.ends[hit]];
+      if (found.has(word)) continue;
+      found.add(word);
+      added.push(word);
+    }
+    return added;
   }
 
   /** The words occurring in `text`, in the order their first occurrence ends. */

@@ -169,6 +169,31 @@ describe.each(testDatabases())('Midjourney submissions on $name', (database) => 
     await expectBooks(m, a, 0);
   });
 
+  it('refuses a prompt holding a sensitive word, in any case, width or zero-width spelling, with code 24, sending and charging nothing', async () => {
+    const a = await m.account();
+    const before = m.stand.submissions.length;
+    for (const [path, word] of [
+      ['/mj/submit/imagine', 'TEST_sensitive'],
+      ['/mj/submit/imagine', 'ｔｅｓｔ＿ｓｅｎｓｉｔｉｖｅ'],
+      ['/fast/mj/submit/imagine', 't\u200best_sensi\u200dtive'],
+      ['/mj/submit/shorten', 'Ｔest_Sensitive'],
+    ]) {
+      const res = await m.call(a.key, 'POST', path, { prompt: `a cat, ${word} --v 6` });
+      expect(res.statusCode, `${path} ${word}`).toBe(400);
+      expect(res.json()).toEqual({ code: 24, description: 'sensitive words detected', type: 'new_api_error' });
+    }
+    expect(m.stand.submissions.length).toBe(before);
+    await expectBooks(m, a, 0);
+    // Off, the same prompt goes through and is charged as usual.
+    await m.f.setOption('CheckSensitiveEnabled', 'false');
+    try {
+      expect((await m.call(a.key, 'POST', '/mj/submit/imagine', { prompt: 'a cat, test_sensitive' })).json().code).toBe(1);
+    } finally {
+      await m.f.setOption('CheckSensitiveEnabled', 'true');
+    }
+    await expectBooks(m, a, quotaOf(0.1));
+  });
+
   it('answers a model the token may not use, and a group without a channel, in the proxy error shape', async () => {
     const a = await m.account();
     await m.db.updateTable('tokens').set({ model_limits_enabled: 1, model_limits: 'mj_describe' }).where('id', '=', a.tokenId).execute();

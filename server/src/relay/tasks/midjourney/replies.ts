@@ -26,9 +26,13 @@ export function mjReply(status: number, code: number, description: string, type:
 /** A refusal of the request itself (bad task id, unknown action ...): 400, code 4. */
 export const requestRefused = (description: string): TaskReply => mjReply(400, MJ_CODE.REQUEST_ERROR, description);
 
-/** The body of an error the gateway throws (its own refusals keep their status; a crash is a 500, code 5). */
+/**
+ * The body of an error the gateway throws (its own refusals keep their status; a crash is a 500, code 5). A prompt
+ * refused for a sensitive word says 24, the proxy's own code for a banned prompt, which drawing clients know.
+ */
 export function mjErrorBody(err: RelayError): MjErrorBody {
-  return { code: err.status === 500 ? MJ_CODE.UNKNOWN_ERROR : MJ_CODE.REQUEST_ERROR, description: err.message, type: 'new_api_error' };
+  const code = err.status === 500 ? MJ_CODE.UNKNOWN_ERROR : err.code === 'sensitive_words_detected' ? MJ_CODE.BANNED_PROMPT : MJ_CODE.REQUEST_ERROR;
+  return { code, description: err.message, type: 'new_api_error' };
 }
 
 export function send(reply: FastifyReply, answer: TaskReply): FastifyReply {

@@ -14,6 +14,7 @@ import {
   intentOf,
   MJ_CODE,
   modelOfAction,
+  promptTextsOf,
   readSubmitAnswer,
   upstreamBody,
   type MjAction,
@@ -63,6 +64,7 @@ export async function submitDrawing(ctx: AppContext, call: SubmitCall): Promise<
     ip: call.ip,
     channelId,
     free: FREE_ACTIONS.includes(intent.action),
+    promptTexts: (visit) => promptTextsOf(call.body, visit),
     attempt: (channel) => attempt(ctx, channel, call.upstreamPath, body, intent.action, prompt),
   });
 }

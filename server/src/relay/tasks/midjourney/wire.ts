@@ -1,5 +1,6 @@
 import type { OptionReader } from '../../../options/index.js';
 import { RelayError } from '../../errors.js';
+import type { TextVisitor } from '../../formats/prompt-text.js';
 
 /*
  * midjourney-proxy's wire shapes (novicezk/midjourney-proxy docs/api.md and its -plus successor): a submission is
@@ -150,6 +151,11 @@ export function actionOfCustomId(customId: string): MjAction {
   if (name === 'CustomZoom') return 'CUSTOM_ZOOM';
   if (name === 'Inpaint') return 'INPAINT';
   throw new MjRequestError(`unknown_action:${customId}`);
+}
+
+/** The text a submission sends for the model to read: its prompt (imagine, shorten, a modal's inpaint prompt). */
+export function promptTextsOf(body: Record<string, unknown>, visit: TextVisitor): void {
+  if (typeof body.prompt === 'string') visit(body.prompt);
 }
 
 const MODE_FLAGS = /--(fast|relax|turbo)\b/g;

@@ -5,7 +5,7 @@ import { RelayError } from '../../errors.js';
 import { submitTask } from '../submit.js';
 import { prepareTaskRoutes, registerUnmatchedTaskPaths, type TaskRouteSurface } from '../routes-base.js';
 import { PLATFORM, submitToChannel } from './submit.js';
-import { actionOf, errorBody, jsonObjectOf, modelOf, parseSubmission, SUCCESS_CODE, taskDto } from './wire.js';
+import { actionOf, errorBody, jsonObjectOf, modelOf, parseSubmission, promptTextsOf, SUCCESS_CODE, taskDto } from './wire.js';
 
 /*
  * Suno's client routes: submissions go through the task framework (charged only when the upstream accepts);
@@ -51,6 +51,7 @@ export const sunoRoutes: FastifyPluginAsync = async (app) => {
       action,
       ip: request.ip,
       channelId,
+      promptTexts: (visit) => promptTextsOf(submission.body, visit),
       attempt: (channel) => submitToChannel(ctx, channel, action, submission),
     });
     return reply.status(answer.status).send(answer.body);

@@ -109,6 +109,34 @@ describe.each(testDatabases())('Suno routes on $name', (database) => {
     for (const who of [a, poor, limited]) expect(await expectBooks(app(), who)).toMatchObject({ consumed: 0, consumeLogs: 0 });
   });
 
+  it("refuses a sensitive word in any text field, in any case, width or zero-width spelling, in Suno's shape and without charging", async () => {
+    const a = await account();
+    const before = up.submissions().length;
+    const cases: Array<[string, Record<string, unknown>]> = [
+      ['music', { prompt: '[Verse] TEST_Sensitive at night', mv: 'chirp-v3-5' }],
+      ['music', { gpt_description_prompt: 'a song about ｔｅｓｔ＿ｓｅｎｓｉｔｉｖｅ' }],
+      ['music', { prompt: 'fine', title: 't\u200best_sensitive', tags: 'pop' }],
+      ['music', { prompt: 'fine', tags: 'synthwave, Ｔ\u2060EST_sensitive' }],
+      ['lyrics', { prompt: 'a poem about test_sensitive' }],
+    ];
+    for (const [action, body] of cases) {
+      const res = await suno(app(), a.key, 'POST', `/suno/submit/${action}`, body);
+      expect({ sent: JSON.stringify(body), ...res }).toMatchObject({ status: 400, body: { code: 'sensitive_words_detected', message: 'sensitive words detected', data: null } });
+    }
+    expect(up.submissions().length).toBe(before);
+    expect(await expectBooks(app(), a)).toMatchObject({ consumed: 0, consumeLogs: 0 });
+    // Ids and versions are not text: a word there does not refuse the call.
+    await submitMusic(app(), a.key, { prompt: 'a song about trains', mv: 'test_sensitive' });
+    // Off, a prompt with the word goes through and is charged as usual.
+    await f.setOption('CheckSensitiveOnPromptEnabled', 'false');
+    try {
+      await submitMusic(app(), a.key, { prompt: 'a song about test_sensitive' });
+    } finally {
+      await f.setOption('CheckSensitiveOnPromptEnabled', 'true');
+    }
+    expect(await expectBooks(app(), a)).toMatchObject({ consumed: 2 * MUSIC_QUOTA, consumeLogs: 2 });
+  });
+
   it('refuses a model the token may not use, and a group without a Suno channel', async () => {
     const a = await account();
     await db().updateTable('tokens').set({ model_limits_enabled: 1 as never, model_limits: 'suno_lyrics' }).where('id', '=', a.tokenId).execute();

@@ -1,6 +1,7 @@
 import type { TaskRow } from '../../../store/async-tasks.js';
 import { parseJsonObject } from '../../calls.js';
 import { RelayError } from '../../errors.js';
+import type { TextVisitor } from '../../formats/prompt-text.js';
 
 /*
  * Suno-API's wire shapes (the open-source server channels of type 36 point at), and the gateway's answers in them.
@@ -39,6 +40,17 @@ export function jsonObjectOf(raw: Buffer | undefined): Record<string, unknown> {
 }
 
 const STRING_FIELDS = ['prompt', 'gpt_description_prompt', 'mv', 'title', 'tags', 'continue_clip_id', 'task_id'] as const;
+
+/** The fields a submission sends for the model to read (the rest are ids, versions and switches). */
+const TEXT_FIELDS = ['prompt', 'gpt_description_prompt', 'title', 'tags'] as const;
+
+/** The texts of a submission's body, for the sensitive-word check. */
+export function promptTextsOf(body: Record<string, unknown>, visit: TextVisitor): void {
+  for (const field of TEXT_FIELDS) {
+    const v = body[field];
+    if (typeof v === 'string') visit(v);
+  }
+}
 
 export interface SunoSubmission {
   /** The client's body, forwarded as sent (fields the gateway does not read reach the upstream too). */

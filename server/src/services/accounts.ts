@@ -6,6 +6,7 @@ import { fail } from '../lib/errors.js';
 import { randomAlphanumeric } from '../lib/random.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../auth/password.js';
 import { CODE_MSG } from '../auth/verification/index.js';
+import { endSessions } from '../auth/session.js';
 import {
   addUserQuota,
   affCodeTaken,
@@ -346,5 +347,7 @@ export async function manageAccount(db: Db, actor: UserRow, id: number, action: 
       break;
   }
   await updateUser(db, target.id, { status, role });
+  // Re-enabling the account later must not bring back a session opened before the ban (a copied cookie).
+  if (action === 'disable') await endSessions(db, target.id);
   return { status, role };
 }

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { SESSION_COOKIE } from '../auth/session.js';
+import { SESSION_COOKIE, sessionValue } from '../auth/session.js';
 import { loadConfig } from '../config.js';
 import { buildApp } from '../app.js';
 import type { TestDatabase } from './databases.js';
@@ -70,10 +69,8 @@ export async function startTestApp(database: TestDatabase, env: Record<string, s
       return login(username, password);
     },
     async signedSession(userId, expiresAt = Math.floor(Date.now() / 1000) + 30 * 86400) {
-      const row = await app.ctx.db.kysely.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
-      // The fingerprint of the password the session was opened with (auth/session.ts).
-      const fingerprint = createHash('sha256').update(row.password).digest('hex').slice(0, 16);
-      const value = app.signCookie(`${userId}.${expiresAt}.${fingerprint}`);
+      const row = await app.ctx.db.kysely.selectFrom('users').select(['id', 'password', 'session_epoch']).where('id', '=', userId).executeTakeFirstOrThrow();
+      const value = app.signCookie(sessionValue(row, expiresAt));
       return { userId, headers: { cookie: `${SESSION_COOKIE}=${encodeURIComponent(value)}`, 'new-api-user': String(userId) } };
     },
     call(session, opts) {

@@ -137,9 +137,10 @@ export interface AccountRow {
 export async function insertAccount(ctx: AppContext, trx: Db, account: AccountRow): Promise<number> {
   const { options } = ctx;
   const display = { quotaPerUnit: options.get('QuotaPerUnit'), displayInCurrency: options.get('DisplayInCurrencyEnabled') };
-  const forNewUser = Math.max(0, Math.trunc(options.get('QuotaForNewUser')));
-  const forInvitee = Math.max(0, Math.trunc(options.get('QuotaForInvitee')));
-  const forInviter = Math.max(0, Math.trunc(options.get('QuotaForInviter')));
+  // Whole numbers of quota at least 0 (options/rules.ts).
+  const forNewUser = options.get('QuotaForNewUser');
+  const forInvitee = options.get('QuotaForInvitee');
+  const forInviter = options.get('QuotaForInviter');
   if ((await usernameTaken(trx, account.username)) || (await emailTaken(trx, account.email))) throw fail(MSG.taken);
   const inviter = account.inviterCode ? await findUserByAffCode(trx, account.inviterCode) : undefined;
   const id = await insertUser(trx, {

@@ -1,16 +1,17 @@
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
-import { connect } from '../../server/src/db/connect.js';
-import { runImport } from '../../server/src/import/runner.js';
 import { incumbentDatabase, type IncumbentDb } from '../../server/src/test/incumbent-fixture.js';
 import { launchBrowser, loginAs, newPage } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
+const repoRoot = path.resolve(import.meta.dirname, '../..');
+
 /*
- * A new-api database imported, then the server started on it: an imported user (bcrypt hash) signs in for the first
+ * A new-api database imported by the import command (as an operator runs it), then the server started on it: an imported user (bcrypt hash) signs in for the first
  * time, by email, and uses the console. The API and sign-in limits are at their production defaults.
  */
 
@@ -22,14 +23,10 @@ describe('the first sign-in after an import', () => {
   beforeAll(async () => {
     incumbent = await incumbentDatabase('new-api', 'sqlite', { logs: 5 });
     target = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-imported-')), 'switchyard.db');
-    const db = await connect('', target);
-    const source = await incumbent.source();
-    try {
-      await runImport(source, incumbent.location, db);
-    } finally {
-      await source.close();
-      await db.close();
-    }
+    execFileSync(process.execPath, [path.join(repoRoot, 'server/dist/import/main.js'), `sqlite:${incumbent.location}`], {
+      env: { ...process.env, SQL_DSN: '', SQLITE_PATH: target, LOG_LEVEL: 'warn' },
+      stdio: 'pipe',
+    });
     [server, browser] = await Promise.all([
       startServer({
         SQLITE_PATH: target,

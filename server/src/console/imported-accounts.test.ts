@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runImport } from '../import/runner.js';
 import { findUserById } from '../store/users.js';
 import { testDatabases } from '../test/databases.js';
-import { startTestApp, type Session, type TestApp } from '../test/app.js';
+import { DEFAULT_ADDRESS_LIMITS, startTestApp, type Session, type TestApp } from '../test/app.js';
 import { incumbentDatabase, type IncumbentDb } from '../test/incumbent-fixture.js';
 import { startFakeGitHub, type FakeGitHub, type GitHubUser } from '../test/mocks/github.js';
 
@@ -12,7 +12,6 @@ import { startFakeGitHub, type FakeGitHub, type GitHubUser } from '../test/mocks
  * Every per-address limit is at its production default.
  */
 
-const DEFAULT_LIMITS = { GLOBAL_API_RATE_LIMIT_ENABLE: 'true', GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true', CRITICAL_RATE_LIMIT_ENABLE: 'true' };
 const APP = { clientId: 'Iv1.import-client', clientSecret: 'import-client-secret' };
 const ALICE = 2;
 const BOB = 3;
@@ -31,7 +30,7 @@ describe.each(testDatabases())('accounts imported from new-api into $name', (dat
     } finally {
       await source.close();
     }
-    t = await startTestApp({ name: database.name, open: async () => target }, { ...DEFAULT_LIMITS, GITHUB_OAUTH_URL: github.url, GITHUB_API_URL: github.url });
+    t = await startTestApp({ name: database.name, open: async () => target }, { ...DEFAULT_ADDRESS_LIMITS, GITHUB_OAUTH_URL: github.url, GITHUB_API_URL: github.url });
     for (const [key, value] of [['GitHubClientId', APP.clientId], ['GitHubClientSecret', APP.clientSecret], ['GitHubOAuthEnabled', 'true']] as const) {
       await t.app.ctx.options.set(key, value);
     }

@@ -5,7 +5,7 @@ import { OPTION_DEFAULTS, Options, type OptionKey } from '../options/index.js';
 import { OPTION_RULES, SAFE_MAX, type NumberRule } from '../options/rules.js';
 import { saveOptionRow } from '../store/options.js';
 import { testDatabases } from '../test/databases.js';
-import { startTestApp, type Session, type TestApp } from '../test/app.js';
+import { DEFAULT_ADDRESS_LIMITS, startTestApp, type Session, type TestApp } from '../test/app.js';
 
 /*
  * Every numeric option through PUT /api/option/ and through a start that finds it stored: hex, exponents, values
@@ -14,7 +14,6 @@ import { startTestApp, type Session, type TestApp } from '../test/app.js';
  * option is set from an address of its own.
  */
 
-const DEFAULT_LIMITS = { GLOBAL_API_RATE_LIMIT_ENABLE: 'true', GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true', CRITICAL_RATE_LIMIT_ENABLE: 'true' };
 
 const NUMERIC = (Object.keys(OPTION_RULES) as OptionKey[])
   .map((key) => [key, OPTION_RULES[key]] as const)
@@ -53,7 +52,7 @@ describe.each(testDatabases())('numeric options on $name', (database) => {
   let t: TestApp;
   let root: Session;
   beforeAll(async () => {
-    t = await startTestApp(database, DEFAULT_LIMITS);
+    t = await startTestApp(database, DEFAULT_ADDRESS_LIMITS);
     root = await t.root();
   });
   afterAll(() => t.close());

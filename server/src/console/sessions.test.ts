@@ -4,7 +4,7 @@ import { hashPassword } from '../auth/password.js';
 import { connect } from '../db/connect.js';
 import { insertUser } from '../store/users.js';
 import { testDatabases } from '../test/databases.js';
-import { startTestApp, type Session, type TestApp } from '../test/app.js';
+import { DEFAULT_ADDRESS_LIMITS, startTestApp, type Session, type TestApp } from '../test/app.js';
 import { fresh, startServerProcess, type ServerProcess } from '../test/server-process.js';
 
 /*
@@ -13,7 +13,6 @@ import { fresh, startServerProcess, type ServerProcess } from '../test/server-pr
  * its production default; each test signs in from an address of its own (X-Forwarded-For from loopback).
  */
 
-const DEFAULT_LIMITS = { GLOBAL_API_RATE_LIMIT_ENABLE: 'true', GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true', CRITICAL_RATE_LIMIT_ENABLE: 'true' };
 const WRONG = { success: false, message: '用户名或密码错误，或用户已被封禁' };
 const SIGNED_OUT = { success: false, message: '无权进行此操作，未登录且未提供 access token' };
 const PASSWORD = 'password123';
@@ -25,7 +24,7 @@ describe.each(testDatabases())('password sign-in and sessions on $name', (databa
   let t: TestApp;
   let root: Session;
   beforeAll(async () => {
-    t = await startTestApp(database, DEFAULT_LIMITS);
+    t = await startTestApp(database, DEFAULT_ADDRESS_LIMITS);
     root = await t.root();
   });
   afterAll(() => t.close());
@@ -120,7 +119,11 @@ describe.each(testDatabases())('password sign-in and sessions on $name', (databa
   it.skipIf(database.name === 'sqlite')('ends a session on every node of the deployment at once', async () => {
     // A second node: its own app on the same database (SQLite's in-memory test database has one connection only).
     const url = t.dbUrl!;
-    const other = await startTestApp({ name: database.name, open: async () => ({ db: await connect(url, ''), drop: async () => {} }) }, DEFAULT_LIMITS);
+    const secondNode = async () => {
+      const db = await connect(url, '');
+      return { db, drop: () => db.close() };
+    };
+    const other = await startTestApp({ name: database.name, open: secondNode }, DEFAULT_ADDRESS_LIMITS);
     try {
       await account('twonodes');
       const { session } = await signIn(newAddress(), 'twonodes');
@@ -128,7 +131,7 @@ describe.each(testDatabases())('password sign-in and sessions on $name', (databa
       await other.call(session, { method: 'GET', url: '/api/user/logout' });
       expect((await self(session!)).json()).toEqual(SIGNED_OUT);
     } finally {
-      await other.app.close();
+      await other.close();
     }
   });
 });
@@ -136,7 +139,7 @@ describe.each(testDatabases())('password sign-in and sessions on $name', (databa
 describe('a session ended on one worker of a server with two', () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess({ WORKERS: '2', ...DEFAULT_LIMITS });
+    server = await startServerProcess({ WORKERS: '2', ...DEFAULT_ADDRESS_LIMITS });
   }, 90_000);
   afterAll(async () => {
     server?.child.kill('SIGTERM');

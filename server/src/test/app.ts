@@ -38,6 +38,13 @@ export const NO_ADDRESS_LIMITS = {
   CRITICAL_RATE_LIMIT_ENABLE: 'false',
 } as const;
 
+/** The per-address limits switched back on at their production budgets, for suites that run with every default. */
+export const DEFAULT_ADDRESS_LIMITS = {
+  GLOBAL_API_RATE_LIMIT_ENABLE: 'true',
+  GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true',
+  CRITICAL_RATE_LIMIT_ENABLE: 'true',
+} as const;
+
 export async function startTestApp(database: TestDatabase, env: Record<string, string> = {}): Promise<TestApp> {
   const { db, drop, url: dbUrl } = await database.open();
   const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...NO_ADDRESS_LIMITS, ...env });

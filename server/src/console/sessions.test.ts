@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { hashPassword } from '../auth/password.js';
@@ -114,6 +115,18 @@ describe.each(testDatabases())('password sign-in and sessions on $name', (databa
     expect(edit.json().success).toBe(true);
     expect((await self(session!)).json()).toEqual(SIGNED_OUT);
     expect((await signIn(newAddress(), 'resetuser', 'brand-new-pass')).body.success).toBe(true);
+  });
+
+  it('keeps sessions signed before epochs existed (no epoch in the cookie) until the account signs out', async () => {
+    const id = await account('olduser');
+    const row = await t.app.ctx.db.kysely.selectFrom('users').select('password').where('id', '=', id).executeTakeFirstOrThrow();
+    // The cookie value as the previous release signed it: id, expiry, password fingerprint.
+    const fingerprint = createHash('sha256').update(row.password).digest('hex').slice(0, 16);
+    const value = t.app.signCookie(`${id}.${Math.floor(Date.now() / 1000) + 3600}.${fingerprint}`);
+    const old: Session = { userId: id, headers: { cookie: `session=${encodeURIComponent(value)}`, 'new-api-user': String(id) } };
+    expect((await self(old)).statusCode).toBe(200);
+    await t.call(old, { method: 'GET', url: '/api/user/logout' });
+    expect((await self(old)).statusCode).toBe(401);
   });
 
   it.skipIf(database.name === 'sqlite')('ends a session on every node of the deployment at once', async () => {

@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ROLE, USER_STATUS } from '@switchyard/shared';
 import type { UserRow } from '../db/schema.js';
 import { AppError } from '../lib/errors.js';
-import { findUserByAccessToken, findUserById } from '../store/users.js';
-import { readSession, sessionMatches } from './session.js';
+import { findUserByAccessToken } from '../store/users.js';
+import { sessionAccount } from './session.js';
 
 /** Who may call a console route. Every /api route must declare one (enforced when routes are registered). */
 export type Access = 'public' | 'user' | 'admin' | 'root';
@@ -28,11 +28,8 @@ const unauthorized = (message: string) => new AppError(401, message);
 
 async function findCaller(app: FastifyInstance, request: FastifyRequest): Promise<UserRow | null> {
   const db = app.ctx.db.kysely;
-  const claims = readSession(request);
-  if (claims) {
-    const user = await findUserById(db, claims.userId);
-    if (user && sessionMatches(claims, user)) return user;
-  }
+  const signedIn = await sessionAccount(db, request);
+  if (signedIn) return signedIn;
   const header = request.headers.authorization?.trim();
   if (header) {
     const token = header.replace(/^Bearer\s+/i, '');
@@ -55,9 +52,8 @@ const SIGNED_OUT = '未登录或登录已过期，请重新登录！';
  * relay calls have API keys for that, which carry their own limits.
  */
 export async function authenticateSession(app: FastifyInstance, request: FastifyRequest): Promise<UserRow> {
-  const claims = readSession(request);
-  const user = claims ? await findUserById(app.ctx.db.kysely, claims.userId) : undefined;
-  if (!claims || !user || !sessionMatches(claims, user) || user.deleted_at !== null) {
+  const user = await sessionAccount(app.ctx.db.kysely, request);
+  if (!user || user.deleted_at !== null) {
     if (request.headers.authorization?.trim()) throw new AppError(401, '暂不支持使用 access token', 'access_token_unsupported');
     throw new AppError(401, SIGNED_OUT, 'not_signed_in');
   }

@@ -5,9 +5,9 @@ import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
 import { hashPassword, needsRehash, UNKNOWN_USER_HASH, verifyPassword } from '../auth/password.js';
-import { closeSession, openSession } from '../auth/session.js';
+import { closeSession, endSessions, openSession, sessionAccount } from '../auth/session.js';
 import { requireTurnstile } from '../auth/turnstile.js';
-import { findUserByUsername } from '../store/users.js';
+import { findUserByLogin } from '../store/users.js';
 import { ok } from './envelope.js';
 import { parse } from './input.js';
 
@@ -39,20 +39,25 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     await requireTurnstile(ctx, request, reply);
     if (!options.get('PasswordLoginEnabled')) throw fail('管理员关闭了密码登录');
     const body = parse(LoginBody, request.body);
-    const username = body.username?.trim() ?? '';
+    // The field takes a username or an email address.
+    const login = body.username?.trim() ?? '';
     const password = body.password ?? '';
-    if (!username || !password) throw fail('请输入用户名和密码！');
-    const user = await findUserByUsername(db.kysely, username);
+    if (!login || !password) throw fail('请输入用户名和密码！');
+    const user = await findUserByLogin(db.kysely, login);
     // Verify even for unknown users so timing does not reveal which usernames exist.
     const valid = await verifyPassword(password, user?.password ?? UNKNOWN_USER_HASH);
     if (!user || !valid || user.deleted_at !== null) throw fail('用户名或密码错误，或用户已被封禁');
     if (user.status !== USER_STATUS.ENABLED) throw fail('用户名或密码错误，或用户已被封禁');
     if (needsRehash(user.password)) await replaceImportedHash(db.kysely, user, password);
-    openSession(reply, user, config.sessionCookieSecure);
-    return ok(loginView(user), '登录成功！');
+    const signedIn = await openSession(reply, db.kysely, user.id, config.sessionCookieSecure);
+    if (!signedIn) throw fail('用户名或密码错误，或用户已被封禁');
+    return ok(loginView(signedIn), '登录成功！');
   });
 
-  app.get('/user/logout', { config: { access: 'public' } }, async (_request, reply) => {
+  // Ends the session for good, not only in this browser: a copy of the cookie is refused afterwards too.
+  app.get('/user/logout', { config: { access: 'public' } }, async (request, reply) => {
+    const user = await sessionAccount(db.kysely, request);
+    if (user) await endSessions(db.kysely, user.id);
     closeSession(reply);
     return ok(undefined, '注销成功!');
   });

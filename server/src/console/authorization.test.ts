@@ -81,7 +81,7 @@ const OUTCOME: Record<Access, Record<Principal, 'ok' | Refusal>> = {
 };
 
 /** Routes that end or change the caller's own credentials: every caller gets throw-away accounts for them. */
-const SELF_DESTRUCTIVE = new Set(['DELETE /api/user/self', 'GET /api/user/token']);
+const SELF_DESTRUCTIVE = new Set(['DELETE /api/user/self', 'GET /api/user/token', 'GET /api/user/logout']);
 
 const MISSING_ID = '987654';
 const CHANNEL_KEY = 'sk-channel-key-never-shown-7f3a9c';

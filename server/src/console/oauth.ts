@@ -1,17 +1,16 @@
 import { timingSafeEqual } from 'node:crypto';
-import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { UserRow } from '../db/schema.js';
 import { AppError, fail } from '../lib/errors.js';
 import { nowSeconds } from '../lib/time.js';
 import { caller } from '../auth/guard.js';
-import { openSession, readSession, sessionMatches } from '../auth/session.js';
+import { openSession, readSession, sessionAccount } from '../auth/session.js';
 import { AFF_CODE, clearOAuthState, issueOAuthState, readOAuthState } from '../auth/oauth/state.js';
 import { fetchGitHubAccount } from '../auth/oauth/github.js';
 import { fetchWeChatOpenId } from '../auth/oauth/wechat.js';
 import { verifyTelegramLogin } from '../auth/oauth/telegram.js';
-import { bindTo, checkUsable, signInWith, type OAuthMethod } from '../services/oauth/sign-in.js';
-import { findUserById } from '../store/users.js';
+import { bindTo, checkUsable, OAUTH_MSG, signInWith, type OAuthMethod } from '../services/oauth/sign-in.js';
 import { maxUserId } from '../store/user-bindings.js';
 import { loginView } from './account.js';
 import { ok } from './envelope.js';
@@ -65,8 +64,15 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     if (!claims) return null;
     const header = request.headers['new-api-user'];
     if (header !== undefined && header !== String(claims.userId)) return null;
-    const user = await findUserById(db, claims.userId);
-    return user && user.deleted_at === null && sessionMatches(claims, user) ? user : null;
+    const user = await sessionAccount(db, request);
+    return user && user.deleted_at === null ? user : null;
+  }
+
+  /** Opens the session of an account a third-party sign-in found or created, from the row as it is stored now. */
+  async function startSession(reply: FastifyReply, user: UserRow) {
+    const stored = await openSession(reply, db, user.id, config.sessionCookieSecure);
+    if (!stored) throw fail(OAUTH_MSG.deregistered);
+    return ok(loginView(stored), '登录成功！');
   }
 
   const wechatOpenId = (code: string) => fetchWeChatOpenId(options.get('WeChatServerAddress'), options.get('WeChatServerToken'), code);
@@ -90,19 +96,18 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       if (signedIn) checkUsable(signedIn);
       const account = await fetchGitHubAccount({ oauthUrl: config.githubOAuthUrl, apiUrl: config.githubApiUrl, clientId, clientSecret }, query.code);
       if (signedIn) {
-        await bindTo(ctx, 'github', signedIn, account.id);
+        await bindTo(ctx, 'github', signedIn, { id: account.id, importedAs: account.login });
         clearOAuthState(reply);
         return ok(undefined, 'bind');
       }
-      const user = await signInWith(ctx, 'github', account.id, {
+      const user = await signInWith(ctx, 'github', { id: account.id, importedAs: account.login }, {
         username: account.login,
         displayName: account.name || account.login,
         email: account.email,
         inviterCode: saved.aff,
       });
       clearOAuthState(reply);
-      openSession(reply, user, config.sessionCookieSecure);
-      return ok(loginView(user), '登录成功！');
+      return startSession(reply, user);
     }),
   );
 
@@ -111,14 +116,13 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       requireEnabled('wechat', options.get('WeChatServerAddress') !== '');
       const { code } = parse(CodeQuery, request.query);
       const openId = await wechatOpenId(code);
-      const user = await signInWith(ctx, 'wechat', openId, {
+      const user = await signInWith(ctx, 'wechat', { id: openId }, {
         username: `wechat_${(await maxUserId(db)) + 1}`,
         displayName: 'WeChat User',
         email: '',
         inviterCode: '',
       });
-      openSession(reply, user, config.sessionCookieSecure);
-      return ok(loginView(user), '登录成功！');
+      return startSession(reply, user);
     }),
   );
 
@@ -126,7 +130,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
     audited('wechat', request, async () => {
       requireEnabled('wechat', options.get('WeChatServerAddress') !== '');
       const { code } = parse(CodeQuery, request.query);
-      await bindTo(ctx, 'wechat', caller(request), await wechatOpenId(code));
+      await bindTo(ctx, 'wechat', caller(request), { id: await wechatOpenId(code) });
       return ok(undefined, '微信账户绑定成功！');
     }),
   );
@@ -136,9 +140,8 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       const botToken = options.get('TelegramBotToken');
       requireEnabled('telegram', botToken !== '');
       const profile = verifyTelegramLogin(request.query, botToken, nowSeconds());
-      const user = await signInWith(ctx, 'telegram', profile.id);
-      openSession(reply, user, config.sessionCookieSecure);
-      return ok(loginView(user), '登录成功！');
+      const user = await signInWith(ctx, 'telegram', { id: profile.id });
+      return startSession(reply, user);
     }),
   );
 
@@ -151,7 +154,7 @@ export const oauthRoutes: FastifyPluginAsync = async (app) => {
       const profile = verifyTelegramLogin(request.query, botToken, nowSeconds());
       const user = await sessionUser(request);
       if (!user) throw fail(NOT_SIGNED_IN);
-      await bindTo(ctx, 'telegram', checkUsable(user), profile.id);
+      await bindTo(ctx, 'telegram', checkUsable(user), { id: profile.id });
       if (isNavigation(request)) return reply.redirect('/setting?tab=personal');
       return ok(undefined, 'Telegram 账户绑定成功！');
     }),

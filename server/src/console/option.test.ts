@@ -71,8 +71,8 @@ describe.each(testDatabases())('the option API on $name', (database) => {
     expect(await put('RetryTimes', '-1')).toEqual({ success: false, message: '失败重试次数不能小于 0' });
     expect(await put('RetryTimes', '1.5')).toEqual({ success: false, message: '失败重试次数的值必须是整数' });
     expect(await put('QuotaPerUnit', '0')).toEqual({ success: false, message: '单位美元额度不能小于 1' });
-    expect(await put('QuotaPerUnit', 'abc')).toEqual({ success: false, message: '单位美元额度的值必须是数字' });
-    expect(await put('QuotaRemindThreshold', '')).toEqual({ success: false, message: '额度提醒阈值的值必须是数字' });
+    expect(await put('QuotaPerUnit', 'abc')).toEqual({ success: false, message: '单位美元额度的值必须是十进制数字' });
+    expect(await put('QuotaRemindThreshold', '')).toEqual({ success: false, message: '额度提醒阈值不能为空' });
     expect((await put('ChannelDisableThreshold', '0')).success).toBe(true);
     expect((await put('ChannelDisableThreshold', '2.5')).success).toBe(true);
     expect((await put('DataExportInterval', '1')).success).toBe(true);

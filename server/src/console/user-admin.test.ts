@@ -193,7 +193,7 @@ describe.each(testDatabases())('user administration on $name', (database) => {
     expect(await manage(admin, 987654, 'disable')).toEqual({ success: false, message: '用户不存在' });
   });
 
-  it('locks a disabled user out at once, session and access token alike, until enabled', async () => {
+  it('locks a disabled user out at once, session and access token alike; enabled again, only new sessions work', async () => {
     const target = await t.user('lockme');
     const token = (await call(target, 'GET', '/api/user/token')).body.data as string;
     const viaToken = () => t.call(null, { method: 'GET', url: '/api/user/self', headers: { authorization: token, 'new-api-user': String(target.userId) } });
@@ -207,7 +207,9 @@ describe.each(testDatabases())('user administration on $name', (database) => {
     expect(((await call(admin, 'GET', `/api/user/${target.userId}`)).body.data as UserDto).status).toBe(2);
 
     expect(await manage(admin, target.userId, 'enable')).toEqual({ success: true, message: '', data: { status: 1, role: 1 } });
-    expect((await call(target, 'GET', '/api/user/self')).status).toBe(200);
+    // The ban ended the sessions opened before it (a copied cookie must not come back to life).
+    expect((await call(target, 'GET', '/api/user/self')).status).toBe(401);
+    expect((await call(await t.login('lockme', 'password123'), 'GET', '/api/user/self')).status).toBe(200);
     expect((await viaToken()).statusCode).toBe(200);
   });
 

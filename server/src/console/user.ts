@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import { z } from 'zod';
 import { ROLE, type Page, type UserDto } from '@switchyard/shared';
-import type { UserRow, UserUpdate } from '../db/schema.js';
+import type { UserUpdate } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
 import { caller } from '../auth/guard.js';
 import { hashPassword, verifyPassword } from '../auth/password.js';
@@ -107,7 +107,7 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
     await updateUser(db, user.id, changes);
     if (changes.password) {
       // A new password ends every session opened with the old one; keep the caller's own session going.
-      if (readSession(request)) openSession(reply, { ...user, ...changes } as UserRow, ctx.config.sessionCookieSecure);
+      if (readSession(request)) await openSession(reply, db, user.id, ctx.config.sessionCookieSecure);
       if (user.role >= ROLE.ROOT) await ctx.accounts.refresh();
     }
     return ok();
@@ -167,7 +167,7 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
     const updated = await updateAccount(ctx, actor, parse(AdminUpdateBody, request.body));
     // The super admin editing their own password here keeps their session, as on the personal page.
     if (updated.id === actor.id && updated.password !== actor.password && readSession(request)) {
-      openSession(reply, updated, ctx.config.sessionCookieSecure);
+      await openSession(reply, db, actor.id, ctx.config.sessionCookieSecure);
     }
     return ok();
   });

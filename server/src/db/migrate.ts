@@ -11,6 +11,7 @@ import * as tasks from './migrations/008_tasks.js';
 import * as taskMoney from './migrations/009_task_money.js';
 import * as reservations from './migrations/010_reservations.js';
 import * as multiKey from './migrations/011_multi_key.js';
+import * as sessionEpoch from './migrations/012_session_epoch.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -28,6 +29,7 @@ const migrations: Record<string, DialectMigration> = {
   '009_task_money': taskMoney,
   '010_reservations': reservations,
   '011_multi_key': multiKey,
+  '012_session_epoch': sessionEpoch,
 };
 
 class StaticProvider implements MigrationProvider {

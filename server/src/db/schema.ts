@@ -28,6 +28,8 @@ export interface UsersTable {
   setting: string;
   created_at: number;
   deleted_at: number | null;
+  /** Raised to end every session of the account (auth/session.ts). */
+  session_epoch: ColumnType<number, number | undefined, number>;
 }
 
 export interface TokensTable {

@@ -187,6 +187,6 @@ describe.each(targets.map((t, i) => [t, i] as const))('import into %s', (databas
     expect([...ch.notes.keys()]).toEqual(expect.arrayContaining(['config fields not carried: user_id', 'imported disabled: one-api channel type 4 is not served']));
     const opt = result.reports.find((r) => r.table === 'options')!;
     expect(opt.written).toBe(2);
-    expect([...opt.skipped.keys()]).toEqual(['unknown option ApproximateTokenEnabled', 'option QuotaForNewUser: 新用户初始额度的值必须是数字']);
+    expect([...opt.skipped.keys()]).toEqual(['unknown option ApproximateTokenEnabled', 'option QuotaForNewUser: 新用户初始额度的值必须是十进制数字']);
   });
 });

@@ -1,134 +1,79 @@
-import { OPTION_DEFAULTS, type OptionKey, type OptionValue } from './defaults.js';
+import type { OptionKey, OptionValue } from './defaults.js';
+import { OPTION_RULES, type JsonRule, type NumberRule } from './rules.js';
 
 export type ParseResult<K extends OptionKey> = { ok: true; value: OptionValue<K> } | { ok: false; message: string };
+type Parsed = { ok: true; value: unknown } | { ok: false; message: string };
 
-/** The console's names of the options, so a refusal reads like the field the operator edited. */
-const LABELS: Partial<Record<OptionKey, string>> = {
-  QuotaPerUnit: '单位美元额度',
-  RetryTimes: '失败重试次数',
-  SMTPPort: 'SMTP 端口',
-  Price: '充值价格',
-  MinTopUp: '最低充值美元数量',
-  QuotaForNewUser: '新用户初始额度',
-  PreConsumedQuota: '请求预扣费额度',
-  QuotaForInviter: '邀请新用户奖励额度',
-  QuotaForInvitee: '新用户使用邀请码奖励额度',
-  DataExportInterval: '数据看板更新间隔',
-  ChannelDisableThreshold: '最长响应时间',
-  QuotaRemindThreshold: '额度提醒阈值',
-  TopupGroupRatio: '充值分组倍率',
-  ModelRatio: '模型倍率',
-  CompletionRatio: '模型补全倍率',
-  CacheRatio: '缓存倍率',
-  GroupRatio: '分组倍率',
-  ModelPrice: '模型固定价格',
-  UserUsableGroups: '用户可选分组',
-  Chats: '聊天配置',
-  ModelRequestRateLimitDurationMinutes: '限制周期',
-  ModelRequestRateLimitCount: '用户每周期最多请求次数',
-  ModelRequestRateLimitSuccessCount: '用户每周期最多请求完成次数',
-  LogRetentionDays: '日志保留天数',
-  QuotaDataRetentionDays: '数据看板保留天数',
-};
+/** Decimal notation only: Number() would also read hex (0x10), exponents (1e3), Infinity and '' (as 0). */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+/** An integer may carry a fraction of zeros: other gateways store numbers as floats ("500000.000000"). */
+const INTEGER = /^-?\d+(\.0+)?$/;
 
-/** String options that take one of a few values. */
-const CHOICES: Partial<Record<OptionKey, readonly string[]>> = {
-  DataExportDefaultTime: ['hour', 'day', 'week'],
-};
+const refuse = (message: string): Parsed => ({ ok: false, message });
 
-/** Numeric options with a lower bound (spec §5 Inputs: intervals ≥ 1, quotas and monitor fields ≥ 0). */
-const MINIMUMS: Partial<Record<OptionKey, number>> = {
-  QuotaPerUnit: 1,
-  RetryTimes: 0,
-  SMTPPort: 1,
-  Price: 0,
-  MinTopUp: 1,
-  QuotaForNewUser: 0,
-  PreConsumedQuota: 0,
-  QuotaForInviter: 0,
-  QuotaForInvitee: 0,
-  DataExportInterval: 1,
-  ChannelDisableThreshold: 0,
-  QuotaRemindThreshold: 0,
-  StreamCacheQueueLength: 0,
-  ModelRequestRateLimitDurationMinutes: 1,
-  ModelRequestRateLimitCount: 0,
-  ModelRequestRateLimitSuccessCount: 1,
-  LogRetentionDays: 0,
-  QuotaDataRetentionDays: 0,
-};
-
-const INTEGER_KEYS = new Set<OptionKey>([
-  'QuotaPerUnit', 'RetryTimes', 'SMTPPort', 'QuotaForNewUser', 'PreConsumedQuota', 'QuotaForInviter',
-  'QuotaForInvitee', 'DataExportInterval', 'QuotaRemindThreshold', 'StreamCacheQueueLength',
-  'ModelRequestRateLimitDurationMinutes', 'ModelRequestRateLimitCount', 'ModelRequestRateLimitSuccessCount',
-  'LogRetentionDays', 'QuotaDataRetentionDays',
-]);
-
-/** Maps whose values must be non-negative numbers (ratios and prices). */
-const NUMBER_MAPS = new Set<OptionKey>([
-  'ModelRatio', 'ModelPrice', 'CompletionRatio', 'CacheRatio', 'GroupRatio', 'TopupGroupRatio', 'claude.default_max_tokens',
-]);
-
-const label = (key: OptionKey): string => LABELS[key] ?? key;
+function parseNumber(label: string, rule: NumberRule, raw: string): Parsed {
+  const text = raw.trim();
+  if (text === '') return refuse(`${label}不能为空`);
+  if (!DECIMAL.test(text)) return refuse(`${label}的值必须是十进制数字`);
+  if (rule.type === 'integer' && !INTEGER.test(text)) return refuse(`${label}的值必须是整数`);
+  const n = Number(text);
+  if (n < rule.min) return refuse(`${label}不能小于 ${rule.min}`);
+  // Past the maximum also catches integers JavaScript cannot hold exactly (2^53 and above round).
+  if (n > rule.max) return refuse(`${label}不能大于 ${rule.max}`);
+  return { ok: true, value: n === 0 ? 0 : n };
+}
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-function parseJson(key: OptionKey, raw: string): { ok: true; value: unknown } | { ok: false; message: string } {
-  const bad = `${label(key)}不是合法的 JSON 字符串`;
+const isChatEntry = (item: unknown): boolean =>
+  isPlainObject(item) && Object.keys(item).length > 0 && Object.values(item).every((s) => typeof s === 'string');
+
+function parseJson(label: string, rule: JsonRule, raw: string): Parsed {
+  const bad = refuse(`${label}不是合法的 JSON 字符串`);
   let value: unknown;
   try {
     value = JSON.parse(raw);
   } catch {
-    return { ok: false, message: bad };
+    return bad;
   }
-  const def = OPTION_DEFAULTS[key];
-  if (Array.isArray(def)) {
-    // Chats: a list of {name: URL template}, each entry naming at least one target.
-    const isEntry = (item: unknown) =>
-      isPlainObject(item) && Object.keys(item).length > 0 && Object.values(item).every((s) => typeof s === 'string');
-    if (!Array.isArray(value) || !value.every(isEntry)) {
-      return { ok: false, message: bad };
-    }
-    return { ok: true, value };
-  }
-  if (!isPlainObject(value)) return { ok: false, message: bad };
-  if (NUMBER_MAPS.has(key)) {
+  const { shape } = rule;
+  if (shape === 'chats') return Array.isArray(value) && value.every(isChatEntry) ? { ok: true, value } : bad;
+  if (!isPlainObject(value)) return bad;
+  if (shape === 'texts' && !Object.values(value).every((s) => typeof s === 'string')) return bad;
+  if (typeof shape === 'object') {
     for (const [name, n] of Object.entries(value)) {
-      if (typeof n !== 'number' || !Number.isFinite(n)) return { ok: false, message: bad };
-      if (n < 0) return { ok: false, message: `${label(key)}中 ${name} 的值不能为负数` };
+      if (typeof n !== 'number' || !Number.isFinite(n)) return bad;
+      if (n < shape.min) return refuse(shape.min === 0 ? `${label}中 ${name} 的值不能为负数` : `${label}中 ${name} 的值不能小于 ${shape.min}`);
+      if (shape.values === 'integer' && !Number.isInteger(n)) return refuse(`${label}中 ${name} 的值必须是整数`);
+      if (n > shape.max) return refuse(`${label}中 ${name} 的值不能大于 ${shape.max}`);
     }
-  }
-  if (key === 'UserUsableGroups' && !Object.values(value).every((s) => typeof s === 'string')) {
-    return { ok: false, message: bad };
   }
   return { ok: true, value };
 }
 
-/** Turns the stored/submitted string into the option's typed value, or says why it cannot. */
+/** Turns the stored/submitted string into the option's typed value, or says why it cannot (naming the option). */
 export function parseOption<K extends OptionKey>(key: K, raw: string): ParseResult<K> {
-  const def: unknown = OPTION_DEFAULTS[key];
-  if (typeof def === 'boolean') {
-    if (raw !== 'true' && raw !== 'false') return { ok: false, message: `${key} 的值必须是 true 或 false` };
-    return { ok: true, value: (raw === 'true') as OptionValue<K> };
+  const rule = OPTION_RULES[key];
+  const label = rule.label || key;
+  let parsed: Parsed;
+  switch (rule.type) {
+    case 'boolean':
+      parsed = raw === 'true' || raw === 'false' ? { ok: true, value: raw === 'true' } : refuse(`${label} 的值必须是 true 或 false`);
+      break;
+    case 'integer':
+    case 'decimal':
+      parsed = parseNumber(label, rule, raw);
+      break;
+    case 'json':
+      parsed = parseJson(label, rule, raw);
+      break;
+    case 'text':
+      parsed = !rule.choices || rule.choices.includes(raw) ? { ok: true, value: raw } : refuse(`${label} 的值必须是 ${rule.choices.join('、')} 之一`);
+      break;
   }
-  if (typeof def === 'number') {
-    const n = Number(raw.trim());
-    if (raw.trim() === '' || !Number.isFinite(n)) return { ok: false, message: `${label(key)}的值必须是数字` };
-    if (INTEGER_KEYS.has(key) && !Number.isInteger(n)) return { ok: false, message: `${label(key)}的值必须是整数` };
-    const min = MINIMUMS[key];
-    if (min !== undefined && n < min) return { ok: false, message: `${label(key)}不能小于 ${min}` };
-    return { ok: true, value: n as OptionValue<K> };
-  }
-  if (typeof def === 'object') {
-    const r = parseJson(key, raw);
-    return r.ok ? { ok: true, value: r.value as OptionValue<K> } : r;
-  }
-  const choices = CHOICES[key];
-  if (choices && !choices.includes(raw)) return { ok: false, message: `${key} 的值必须是 ${choices.join('、')} 之一` };
-  return { ok: true, value: raw as OptionValue<K> };
+  return parsed as ParseResult<K>;
 }
 
 /** The stored string form of a typed value. */

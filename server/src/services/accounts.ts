@@ -6,6 +6,7 @@ import { fail } from '../lib/errors.js';
 import { randomAlphanumeric } from '../lib/random.js';
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from '../auth/password.js';
 import { CODE_MSG } from '../auth/verification/index.js';
+import { endSessions } from '../auth/session.js';
 import {
   addUserQuota,
   affCodeTaken,
@@ -136,9 +137,10 @@ export interface AccountRow {
 export async function insertAccount(ctx: AppContext, trx: Db, account: AccountRow): Promise<number> {
   const { options } = ctx;
   const display = { quotaPerUnit: options.get('QuotaPerUnit'), displayInCurrency: options.get('DisplayInCurrencyEnabled') };
-  const forNewUser = Math.max(0, Math.trunc(options.get('QuotaForNewUser')));
-  const forInvitee = Math.max(0, Math.trunc(options.get('QuotaForInvitee')));
-  const forInviter = Math.max(0, Math.trunc(options.get('QuotaForInviter')));
+  // Whole numbers of quota at least 0 (options/rules.ts).
+  const forNewUser = options.get('QuotaForNewUser');
+  const forInvitee = options.get('QuotaForInvitee');
+  const forInviter = options.get('QuotaForInviter');
   if ((await usernameTaken(trx, account.username)) || (await emailTaken(trx, account.email))) throw fail(MSG.taken);
   const inviter = account.inviterCode ? await findUserByAffCode(trx, account.inviterCode) : undefined;
   const id = await insertUser(trx, {
@@ -346,5 +348,7 @@ export async function manageAccount(db: Db, actor: UserRow, id: number, action: 
       break;
   }
   await updateUser(db, target.id, { status, role });
+  // Re-enabling the account later must not bring back a session opened before the ban (a copied cookie).
+  if (action === 'disable') await endSessions(db, target.id);
   return { status, role };
 }

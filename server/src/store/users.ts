@@ -13,6 +13,14 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 }
 
+/**
+ * The account a sign-in names: the one with that username, else the live one with that email address (the oldest
+ * when administrators gave one address to several).
+ */
+export async function findUserByLogin(db: Db, login: string): Promise<UserRow | undefined> {
+  return (await findUserByUsername(db, login)) ?? (await findUserByEmail(db, login));
+}
+
 export async function findUserByAccessToken(db: Db, token: string): Promise<UserRow | undefined> {
   return db
     .selectFrom('users')
@@ -67,6 +75,15 @@ export async function insertUser(db: Db, user: NewUserInput): Promise<number> {
 
 export async function updateUser(db: Db, id: number, changes: UserUpdate): Promise<void> {
   await db.updateTable('users').set(changes).where('id', '=', id).execute();
+}
+
+/** Ends every session of the account (auth/session.ts): sessions carry the epoch they were opened in. */
+export async function revokeSessions(db: Db, id: number): Promise<void> {
+  await db
+    .updateTable('users')
+    .set((eb) => ({ session_epoch: eb('session_epoch', '+', 1) }))
+    .where('id', '=', id)
+    .execute();
 }
 
 export async function softDeleteUser(db: Db, id: number): Promise<void> {

@@ -1,6 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import { SESSION_COOKIE } from '../auth/session.js';
+import { SESSION_COOKIE, sessionValue } from '../auth/session.js';
 import { loadConfig } from '../config.js';
 import { buildApp } from '../app.js';
 import type { TestDatabase } from './databases.js';
@@ -39,6 +38,13 @@ export const NO_ADDRESS_LIMITS = {
   CRITICAL_RATE_LIMIT_ENABLE: 'false',
 } as const;
 
+/** The per-address limits switched back on at their production budgets, for suites that run with every default. */
+export const DEFAULT_ADDRESS_LIMITS = {
+  GLOBAL_API_RATE_LIMIT_ENABLE: 'true',
+  GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true',
+  CRITICAL_RATE_LIMIT_ENABLE: 'true',
+} as const;
+
 export async function startTestApp(database: TestDatabase, env: Record<string, string> = {}): Promise<TestApp> {
   const { db, drop, url: dbUrl } = await database.open();
   const config = loadConfig({ SESSION_SECRET: 'test-secret-test-secret-test-secret', LOG_LEVEL: 'silent', ...NO_ADDRESS_LIMITS, ...env });
@@ -70,10 +76,8 @@ export async function startTestApp(database: TestDatabase, env: Record<string, s
       return login(username, password);
     },
     async signedSession(userId, expiresAt = Math.floor(Date.now() / 1000) + 30 * 86400) {
-      const row = await app.ctx.db.kysely.selectFrom('users').select('password').where('id', '=', userId).executeTakeFirstOrThrow();
-      // The fingerprint of the password the session was opened with (auth/session.ts).
-      const fingerprint = createHash('sha256').update(row.password).digest('hex').slice(0, 16);
-      const value = app.signCookie(`${userId}.${expiresAt}.${fingerprint}`);
+      const row = await app.ctx.db.kysely.selectFrom('users').select(['id', 'password', 'session_epoch']).where('id', '=', userId).executeTakeFirstOrThrow();
+      const value = app.signCookie(sessionValue(row, expiresAt));
       return { userId, headers: { cookie: `${SESSION_COOKIE}=${encodeURIComponent(value)}`, 'new-api-user': String(userId) } };
     },
     call(session, opts) {

@@ -43,6 +43,17 @@ export interface NewOAuthAccount {
   inviterCode: string;
 }
 
+/**
+ * Who a sign-in method says signed in: its stable id and, for GitHub, the login, which is what the established
+ * gateway stored as the binding (docs/migrating.md). A binding imported with the login is found by it once and then
+ * rewritten to the id, so the account follows its owner through later renames.
+ */
+export interface ExternalAccount {
+  id: string;
+  /** What an imported binding may hold for the same account instead of the id ('' or absent: nothing). */
+  importedAs?: string;
+}
+
 /** Refuses a deregistered or banned account. */
 export function checkUsable(user: UserRow): UserRow {
   if (user.deleted_at !== null) throw fail(OAUTH_MSG.deregistered);
@@ -61,6 +72,16 @@ export async function uniqueUsername(db: Db, wanted: string): Promise<string> {
     if (!(await usernameTaken(db, name))) return name;
   }
   throw new Error(`no free username like ${base}`);
+}
+
+/** The account bound to this external account: by its id, else by what an import left, then rewritten to the id. */
+async function findHolder(trx: Db, column: BindingColumn, who: ExternalAccount): Promise<UserRow | undefined> {
+  const holder = await findUserByBinding(trx, column, who.id);
+  if (holder || !who.importedAs || who.importedAs === who.id) return holder;
+  const imported = await findUserByBinding(trx, column, who.importedAs);
+  if (!imported) return undefined;
+  await setBinding(trx, imported.id, column, who.id);
+  return { ...imported, [column]: who.id };
 }
 
 async function createBound(ctx: AppContext, trx: Db, column: BindingColumn, id: string, account: NewOAuthAccount): Promise<UserRow> {
@@ -82,16 +103,16 @@ async function createBound(ctx: AppContext, trx: Db, column: BindingColumn, id: 
  * The account bound to this id, when usable. An unknown id gets a new account when `newAccount` is given and
  * registration is open; without `newAccount` (Telegram) it is refused.
  */
-export async function signInWith(ctx: AppContext, method: OAuthMethod, id: string, newAccount?: NewOAuthAccount): Promise<UserRow> {
+export async function signInWith(ctx: AppContext, method: OAuthMethod, who: ExternalAccount, newAccount?: NewOAuthAccount): Promise<UserRow> {
   const column = COLUMN[method];
   for (let attempt = 1; ; attempt++) {
     try {
-      const user = await withBindingLock(ctx.db.kysely, ctx.db.dialect, column, id, async (trx) => {
-        const holder = await findUserByBinding(trx, column, id);
+      const user = await withBindingLock(ctx.db.kysely, ctx.db.dialect, column, who.id, async (trx) => {
+        const holder = await findHolder(trx, column, who);
         if (holder) return holder;
         if (!newAccount) throw fail(OAUTH_MSG.notBound);
         if (!ctx.options.get('RegisterEnabled')) throw fail(OAUTH_MSG.registerClosed);
-        return createBound(ctx, trx, column, id, newAccount);
+        return createBound(ctx, trx, column, who.id, newAccount);
       });
       return checkUsable(user);
     } catch (err) {
@@ -102,14 +123,14 @@ export async function signInWith(ctx: AppContext, method: OAuthMethod, id: strin
 }
 
 /** Binds the id to this account (replacing the account's earlier one), unless another account holds it. */
-export async function bindTo(ctx: AppContext, method: OAuthMethod, user: UserRow, id: string): Promise<void> {
+export async function bindTo(ctx: AppContext, method: OAuthMethod, user: UserRow, who: ExternalAccount): Promise<void> {
   const column = COLUMN[method];
-  await withBindingLock(ctx.db.kysely, ctx.db.dialect, column, id, async (trx) => {
-    const holder = await findUserByBinding(trx, column, id);
+  await withBindingLock(ctx.db.kysely, ctx.db.dialect, column, who.id, async (trx) => {
+    const holder = await findHolder(trx, column, who);
     if (holder && holder.id !== user.id) throw fail(OAUTH_MSG.taken[method]);
     const current = await findUserById(trx, user.id);
     if (!current) throw fail(OAUTH_MSG.deregistered);
     checkUsable(current);
-    if (!holder) await setBinding(trx, user.id, column, id);
+    if (!holder) await setBinding(trx, user.id, column, who.id);
   });
 }

@@ -3,11 +3,28 @@
  * `sy` (its kind) so anything else on the channel is ignored.
  */
 
-/** A worker's bus message, passed by the primary to every other worker. */
+/**
+ * A worker's bus message, passed by the primary to every other worker. `id` names it for the answers: a worker
+ * tells the primary when it has applied a message (BusApplied), and the primary tells the publisher once every other
+ * worker has (BusAck).
+ */
 export interface BusMessage {
   sy: 'bus';
+  id: number;
   topic: string;
   message: string;
+}
+
+/** A worker has applied the bus message `id` the primary passed to it. */
+export interface BusApplied {
+  sy: 'bus-applied';
+  id: number;
+}
+
+/** Every other worker has applied the publisher's bus message `id` (or did not answer in time). */
+export interface BusAck {
+  sy: 'bus-ack';
+  id: number;
 }
 
 /** A worker asking the primary's limiter (in-memory limits shared by every worker when there is no Redis). */
@@ -36,7 +53,7 @@ export interface MetricsReply {
   text: string;
 }
 
-export type ClusterMessage = BusMessage | LimitRequest | LimitReply | MetricsRequest | MetricsReply;
+export type ClusterMessage = BusMessage | BusApplied | BusAck | LimitRequest | LimitReply | MetricsRequest | MetricsReply;
 
 export function isClusterMessage(m: unknown): m is ClusterMessage {
   return typeof m === 'object' && m !== null && typeof (m as { sy?: unknown }).sy === 'string';
@@ -44,3 +61,6 @@ export function isClusterMessage(m: unknown): m is ClusterMessage {
 
 /** Env of a worker: its index (1..n) — the process is one of several of a node, sharing its port. */
 export const WORKER_ENV = 'SWITCHYARD_WORKER';
+
+/** Env of a worker: the node's id on the Redis bus, the same for every worker of the node. */
+export const NODE_ID_ENV = 'SWITCHYARD_NODE_ID';

@@ -9,7 +9,8 @@ import { AccountState } from '../auth/account-state.js';
 import { MemoryRateLimiter } from '../services/rate-limit/memory.js';
 import type { LimitWindow } from '../services/rate-limit/limiter.js';
 import { AggregatorRegistry } from 'prom-client';
-import { isClusterMessage, WORKER_ENV, type LimitReply, type MetricsReply } from './messages.js';
+import { isClusterMessage, NODE_ID_ENV, WORKER_ENV, type LimitReply, type MetricsReply } from './messages.js';
+import { BusRelay } from './bus-relay.js';
 import { releaseReservationsOfProcess } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
 
@@ -18,8 +19,9 @@ import { releaseDeadReservations } from './dead-reservations.js';
  * itself: it prepares the database once (migrations, the root account), starts the workers — which share the
  * listening port through node:cluster — and keeps them:
  *
- * - Workers share what one process would hold in memory: cache invalidations pass through here (when there is no
- *   Redis, which otherwise carries them), and so do rate-limit checks, answered by one in-memory limiter.
+ * - Workers share what one process would hold in memory: cache invalidations pass through here (bus-relay.ts: the
+ *   publisher hears back once every other worker applied the change; Redis carries them to other nodes), and so do
+ *   rate-limit checks, answered by one in-memory limiter (when there is no Redis).
  * - A worker that dies is replaced, after a pause that grows while workers keep dying young. The balance its
  *   calls in flight had reserved is given back first (store/reservations.ts): those calls never reached their
  *   settlement, so their users are not charged for them.
@@ -47,7 +49,7 @@ export interface PrimaryHandle {
 }
 
 export async function runPrimary(config: Config, count: number, log: Logger): Promise<PrimaryHandle> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { [NODE_ID_ENV]: `node-${process.pid}-${randomBytes(4).toString('hex')}` };
   if (config.sessionSecretGenerated) {
     // One secret for every worker, or a session signed by one would be refused by the next.
     env.SESSION_SECRET = randomBytes(32).toString('hex');
@@ -58,6 +60,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
   const limiter = config.redisConnString ? null : new MemoryRateLimiter();
   const metrics = config.metricsToken ? new AggregatorRegistry() : null;
   const slots: Slot[] = Array.from({ length: count }, (_, i) => ({ index: i + 1, worker: null, startedAt: 0, restartMs: MIN_RESTART_MS }));
+  const bus = new BusRelay(() => slots.flatMap((s) => (s.worker ? [s.worker] : [])), log);
   let stopping = false;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -72,10 +75,8 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
 
   const onMessage = (from: Worker, m: unknown) => {
     if (!isClusterMessage(m)) return;
-    if (m.sy === 'bus') {
-      for (const s of slots) if (s.worker && s.worker !== from && s.worker.isConnected()) s.worker.send(m);
-      return;
-    }
+    if (m.sy === 'bus') return bus.publish(from, m);
+    if (m.sy === 'bus-applied') return bus.applied(from, m.id);
     if (m.sy === 'metrics' && metrics) {
       metrics.clusterMetrics().then(
         (text) => from.isConnected() && from.send({ sy: 'metrics-reply', id: m.id, text } satisfies MetricsReply),
@@ -94,6 +95,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
 
   const onExit = async (slot: Slot, worker: Worker, code: number | null, signal: string | null) => {
     if (slot.worker === worker) slot.worker = null;
+    bus.gone(worker);
     const pid = worker.process.pid ?? 0;
     if (!stopping || code !== 0) {
       // Whatever its calls in flight reserved is given back before anything else can be charged in its name.

@@ -70,6 +70,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bodyLimit: config.bodyLimit,
     // Requests that arrive while the server closes are answered below, in the caller's format.
     return503OnClosing: false,
+    // Fastify bounds each close step by this too, and the first waits for the calls in flight: the shutdown
+    // (shutdown.ts) bounds them by SHUTDOWN_TIMEOUT, so this must not cut them earlier (it did at 10 s).
+    pluginTimeout: Math.max(10_000, config.shutdownTimeoutSeconds * 1000 + 1000),
     // Fastify's own refusals, in the shape of the surface the path belongs to (never Fastify's English text).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,

@@ -53,7 +53,17 @@ export interface MetricsReply {
   text: string;
 }
 
-export type ClusterMessage = BusMessage | BusApplied | BusAck | LimitRequest | LimitReply | MetricsRequest | MetricsReply;
+/**
+ * The primary's shutdown order to a worker: drain (the first signal the node got), or stop the calls now (a second
+ * one). Sent over IPC, not as a signal: a worker also hears the signal that reached the whole process group, and
+ * two signals would read as the second.
+ */
+export interface StopOrder {
+  sy: 'stop';
+  now: boolean;
+}
+
+export type ClusterMessage = StopOrder | BusMessage | BusApplied | BusAck | LimitRequest | LimitReply | MetricsRequest | MetricsReply;
 
 export function isClusterMessage(m: unknown): m is ClusterMessage {
   return typeof m === 'object' && m !== null && typeof (m as { sy?: unknown }).sy === 'string';

@@ -9,7 +9,7 @@ import { AccountState } from '../auth/account-state.js';
 import { MemoryRateLimiter } from '../services/rate-limit/memory.js';
 import type { LimitWindow } from '../services/rate-limit/limiter.js';
 import { AggregatorRegistry } from 'prom-client';
-import { isClusterMessage, NODE_ID_ENV, WORKER_ENV, type LimitReply, type MetricsReply } from './messages.js';
+import { isClusterMessage, NODE_ID_ENV, WORKER_ENV, type LimitReply, type MetricsReply, type StopOrder } from './messages.js';
 import { BusRelay } from './bus-relay.js';
 import { releaseReservationsOfProcess } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
@@ -26,9 +26,13 @@ import { releaseDeadReservations } from './dead-reservations.js';
  *   calls in flight had reserved is given back first (store/reservations.ts): those calls never reached their
  *   settlement, so their users are not charged for them.
  * - A scrape of /metrics that reaches a worker is answered with every worker's figures, merged here.
- * - SIGTERM/SIGINT are passed to every worker, which drain and write what they owe (shutdown.ts); the primary exits
- *   when the last has, or at SHUTDOWN_TIMEOUT plus a margin.
+ * - SIGTERM/SIGINT become a stop order to every worker, which drain and write what they owe (shutdown.ts); the
+ *   primary exits when the last has, or at SHUTDOWN_TIMEOUT plus a margin.
  */
+
+/** After SHUTDOWN_TIMEOUT, how long a worker may still take before it is killed, and then the primary itself. */
+const KILL_MARGIN_MS = 2_000;
+const EXIT_MARGIN_MS = 2_000;
 
 const MIN_RESTART_MS = 500;
 const MAX_RESTART_MS = 30_000;
@@ -130,14 +134,27 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     signals++;
     stopping = true;
     log.info({ signal }, signals === 1 ? 'shutting down the workers' : 'shutting down the workers now');
-    // Passed on as SIGTERM (workers ignore SIGINT, which a terminal sends them too); a second signal is passed on
-    // as well: each worker then stops its calls at once (shutdown.ts).
-    for (const s of slots) s.worker?.process.kill('SIGTERM');
+    // An order over IPC (main.ts): the workers may have heard the same signal themselves (it went to the whole
+    // process group), and as a second signal it would skip their draining. A second signal here stops their calls
+    // at once. A worker whose channel is gone gets SIGTERM instead.
+    const order: StopOrder = { sy: 'stop', now: signals > 1 };
+    for (const s of slots) {
+      if (!s.worker) continue;
+      if (s.worker.isConnected()) s.worker.send(order);
+      else s.worker.process.kill('SIGTERM');
+    }
     if (signals === 1) {
+      // Workers exit by SHUTDOWN_TIMEOUT on their own; one that has not (stuck) is killed a little later, and the
+      // primary does not outlive that by more than the time to hear their exits.
+      const budget = config.shutdownTimeoutSeconds * 1000;
       setTimeout(() => {
         log.error('workers still running past SHUTDOWN_TIMEOUT: killing them');
         for (const s of slots) s.worker?.process.kill('SIGKILL');
-      }, config.shutdownTimeoutSeconds * 1000 + 5_000).unref();
+      }, budget + KILL_MARGIN_MS).unref();
+      setTimeout(() => {
+        log.error('the primary is still waiting for its workers past SHUTDOWN_TIMEOUT: exiting');
+        resolveDone();
+      }, budget + KILL_MARGIN_MS + EXIT_MARGIN_MS).unref();
     }
     if (slots.every((s) => s.worker === null)) resolveDone();
   };

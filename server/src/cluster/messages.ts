@@ -63,7 +63,28 @@ export interface StopOrder {
   now: boolean;
 }
 
-export type ClusterMessage = StopOrder | BusMessage | BusApplied | BusAck | LimitRequest | LimitReply | MetricsRequest | MetricsReply;
+/**
+ * A worker asking the primary for an upstream access token (relay/providers/shared-tokens.ts): one exchange per
+ * node, not per worker. `stale` is the token the worker had for it, if any (expiring, or refused upstream): the
+ * primary does not hand that one back.
+ */
+export interface TokenRequest {
+  sy: 'token';
+  id: number;
+  cache: string;
+  credential: unknown;
+  stale: string | null;
+}
+
+export interface TokenReply {
+  sy: 'token-reply';
+  id: number;
+  token?: string;
+  expiresIn?: number;
+  error?: { status: number; message: string; code: string; refused: boolean };
+}
+
+export type ClusterMessage = StopOrder | TokenRequest | TokenReply | BusMessage | BusApplied | BusAck | LimitRequest | LimitReply | MetricsRequest | MetricsReply;
 
 export function isClusterMessage(m: unknown): m is ClusterMessage {
   return typeof m === 'object' && m !== null && typeof (m as { sy?: unknown }).sy === 'string';

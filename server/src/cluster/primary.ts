@@ -11,6 +11,7 @@ import type { LimitWindow } from '../services/rate-limit/limiter.js';
 import { AggregatorRegistry } from 'prom-client';
 import { isClusterMessage, NODE_ID_ENV, WORKER_ENV, type LimitReply, type MetricsReply, type StopOrder } from './messages.js';
 import { BusRelay } from './bus-relay.js';
+import { TokenBroker } from './token-broker.js';
 import { releaseReservationsOfProcess } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
 
@@ -26,6 +27,8 @@ import { releaseDeadReservations } from './dead-reservations.js';
  *   calls in flight had reserved is given back first (store/reservations.ts): those calls never reached their
  *   settlement, so their users are not charged for them.
  * - A scrape of /metrics that reaches a worker is answered with every worker's figures, merged here.
+ * - Upstream access tokens (Baidu's OAuth exchange) are asked of this process, which makes each exchange once for
+ *   the node (token-broker.ts).
  * - SIGTERM/SIGINT become a stop order to every worker, which drain and write what they owe (shutdown.ts); the
  *   primary exits when the last has, or at SHUTDOWN_TIMEOUT plus a margin.
  */
@@ -64,6 +67,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
   const limiter = config.redisConnString ? null : new MemoryRateLimiter();
   const metrics = config.metricsToken ? new AggregatorRegistry() : null;
   const slots: Slot[] = Array.from({ length: count }, (_, i) => ({ index: i + 1, worker: null, startedAt: 0, restartMs: MIN_RESTART_MS }));
+  const tokens = new TokenBroker();
   const bus = new BusRelay(() => slots.flatMap((s) => (s.worker ? [s.worker] : [])), log);
   let stopping = false;
   let resolveDone!: () => void;
@@ -79,6 +83,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
 
   const onMessage = (from: Worker, m: unknown) => {
     if (!isClusterMessage(m)) return;
+    if (m.sy === 'token') return tokens.handle(from, m);
     if (m.sy === 'bus') return bus.publish(from, m);
     if (m.sy === 'bus-applied') return bus.applied(from, m.id);
     if (m.sy === 'metrics' && metrics) {

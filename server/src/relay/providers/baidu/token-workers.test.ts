@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBaiduMock, type BaiduMock } from '../../../test/mocks/baidu.js';
+import { fresh, startServerProcess, until, workerPids, type ServerProcess } from '../../../test/server-process.js';
+
+/*
+ * Baidu's access token on a node with two workers: the exchange is made once for the node (by the primary, which
+ * hands the token to both workers), and a token Baidu stops accepting is replaced by one exchange, not one per
+ * worker.
+ */
+
+const MODEL = 'ernie-speed-128k';
+
+describe('the Baidu access token on a node with two workers', { timeout: 180_000 }, () => {
+  let baidu: BaiduMock;
+  let server: ServerProcess;
+  let key = '';
+
+  beforeAll(async () => {
+    baidu = await startBaiduMock();
+    server = await startServerProcess({ WORKERS: '2' });
+    await until(() => workerPids(server.child.pid!), (p) => p.length === 2, 60_000);
+    await server.consoleApi('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) });
+    const [app, secret] = Object.entries(baidu.apps)[0];
+    await server.consoleApi('POST', '/api/channel/', { type: 15, name: 'ernie', group: 'default', base_url: baidu.url, key: `${app}|${secret}`, models: MODEL });
+    const token = await server.consoleApi('POST', '/api/token/', { name: 'ernie', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+    key = `sk-${String(token.key)}`;
+  }, 120_000);
+
+  afterAll(async () => {
+    const pids = workerPids(server.child.pid!);
+    if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill('SIGKILL');
+    await server.exited;
+    for (const pid of pids) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // already gone
+      }
+    }
+    server.cleanup();
+    await baidu.close();
+  });
+
+  /** Calls on connections of their own, so both workers serve some. */
+  const statuses = async (n: number) => {
+    const out: number[] = [];
+    for (let i = 0; i < n; i++) {
+      const res = await fresh(`${server.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      await res.arrayBuffer();
+      out.push(res.status);
+    }
+    return out;
+  };
+
+  it('exchanges the key once for both workers', async () => {
+    expect(await statuses(6)).toEqual(Array(6).fill(200));
+    expect(baidu.exchanges).toHaveLength(1);
+  });
+
+  it('replaces a token Baidu no longer accepts with one exchange for both workers', async () => {
+    baidu.revokeAll();
+    // The call that meets Baidu's 110 is not retried within its attempt (docs/decisions.md, "Not done"): at most
+    // one per worker fails before that worker has the new token.
+    const after = await statuses(8);
+    expect(after.filter((s) => s !== 200).length).toBeLessThanOrEqual(2);
+    expect(after.slice(-4)).toEqual(Array(4).fill(200));
+    expect(baidu.exchanges).toHaveLength(2);
+  });
+});

@@ -18,7 +18,7 @@ const message = { sy: 'bus' as const, id: 7, topic: 'token', message: 'sk-1' };
 describe('the primary relaying cache changes', () => {
   it('answers the publisher once every other worker has applied the change', () => {
     const [a, b, c] = [fakeWorker(1), fakeWorker(2), fakeWorker(3)];
-    const relay = new BusRelay(() => [a.worker, b.worker, c.worker], { warn: () => {} });
+    const relay = new BusRelay(() => [a.worker, b.worker, c.worker], () => true, { warn: () => {} });
     relay.publish(a.worker, message);
     expect(a.sent).toEqual([]);
     const relayedId = b.sent[0].id as number;
@@ -31,13 +31,21 @@ describe('the primary relaying cache changes', () => {
 
   it('answers at once when there is no other worker, and when the last one it waited for exits', () => {
     const [a, b] = [fakeWorker(1), fakeWorker(2)];
-    const alone = new BusRelay(() => [a.worker], { warn: () => {} });
+    const alone = new BusRelay(() => [a.worker], () => true, { warn: () => {} });
     alone.publish(a.worker, message);
     expect(a.sent).toEqual([{ sy: 'bus-ack', id: 7 }]);
     a.sent.length = 0;
-    const relay = new BusRelay(() => [a.worker, b.worker], { warn: () => {} });
+    const relay = new BusRelay(() => [a.worker, b.worker], () => true, { warn: () => {} });
     relay.publish(a.worker, message);
     relay.gone(b.worker);
+    expect(a.sent).toEqual([{ sy: 'bus-ack', id: 7 }]);
+  });
+
+  it('passes the change to a worker still starting without waiting for it', () => {
+    const [a, b] = [fakeWorker(1), fakeWorker(2)];
+    const relay = new BusRelay(() => [a.worker, b.worker], (w) => w !== b.worker, { warn: () => {} });
+    relay.publish(a.worker, message);
+    expect(b.sent).toHaveLength(1);
     expect(a.sent).toEqual([{ sy: 'bus-ack', id: 7 }]);
   });
 
@@ -46,7 +54,7 @@ describe('the primary relaying cache changes', () => {
     try {
       const [a, b] = [fakeWorker(1), fakeWorker(2)];
       const warnings: object[] = [];
-      const relay = new BusRelay(() => [a.worker, b.worker], { warn: (obj) => warnings.push(obj) }, 1000);
+      const relay = new BusRelay(() => [a.worker, b.worker], () => true, { warn: (obj) => warnings.push(obj) }, 1000);
       relay.publish(a.worker, message);
       vi.advanceTimersByTime(999);
       expect(a.sent).toEqual([]);

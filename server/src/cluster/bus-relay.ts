@@ -29,6 +29,8 @@ export class BusRelay {
 
   constructor(
     private readonly workers: () => Iterable<Worker>,
+    /** Whether a worker serves calls yet; one still starting gets the message but is not waited for. */
+    private readonly serving: (worker: Worker) => boolean,
     private readonly log: BusRelayLog,
     private readonly timeoutMs = BUS_ACK_TIMEOUT_MS,
   ) {}
@@ -40,7 +42,7 @@ export class BusRelay {
     for (const w of this.workers()) {
       if (w === from || !w.isConnected()) continue;
       w.send({ ...m, id } satisfies BusMessage);
-      waiting.add(w);
+      if (this.serving(w)) waiting.add(w);
     }
     if (waiting.size === 0) {
       acknowledge(from, m.id);

@@ -68,7 +68,8 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
   const metrics = config.metricsToken ? new AggregatorRegistry() : null;
   const slots: Slot[] = Array.from({ length: count }, (_, i) => ({ index: i + 1, worker: null, startedAt: 0, restartMs: MIN_RESTART_MS }));
   const tokens = new TokenBroker();
-  const bus = new BusRelay(() => slots.flatMap((s) => (s.worker ? [s.worker] : [])), log);
+  const serving = new WeakSet<Worker>();
+  const bus = new BusRelay(() => slots.flatMap((s) => (s.worker ? [s.worker] : [])), (w) => serving.has(w), log);
   let stopping = false;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -78,6 +79,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     slot.worker = worker;
     slot.startedAt = Date.now();
     worker.on('message', (m: unknown) => onMessage(worker, m));
+    worker.on('listening', () => serving.add(worker));
     worker.on('exit', (code, signal) => void onExit(slot, worker, code, signal));
   };
 

@@ -143,11 +143,11 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     log.info({ signal }, signals === 1 ? 'shutting down the workers' : 'shutting down the workers now');
     // An order over IPC (main.ts): the workers may have heard the same signal themselves (it went to the whole
     // process group), and as a second signal it would skip their draining. A second signal here stops their calls
-    // at once. A worker whose channel is gone gets SIGTERM instead.
+    // at once. A worker still starting (it may not listen for orders yet) or whose channel is gone gets SIGTERM.
     const order: StopOrder = { sy: 'stop', now: signals > 1 };
     for (const s of slots) {
       if (!s.worker) continue;
-      if (s.worker.isConnected()) s.worker.send(order);
+      if (s.worker.isConnected() && serving.has(s.worker)) s.worker.send(order);
       else s.worker.process.kill('SIGTERM');
     }
     if (signals === 1) {

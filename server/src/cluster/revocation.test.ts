@@ -140,6 +140,13 @@ describe.each(setups)('revocations on a node with two workers ($name)', { timeou
     await manage('enable')();
   });
 
+  it("refuses the first call after the model's price is removed (an option change)", async () => {
+    const token = await newToken(member);
+    const ratio = (ratios: Record<string, number>) => () => root('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(ratios) });
+    expect(await servedAfterWithdrawal(token.key, ratio({ [MODEL]: 1.25 }), ratio({}))).toEqual([]);
+    await ratio({ [MODEL]: 1.25 })();
+  });
+
   it('refuses the first call after the only channel is disabled', async () => {
     const token = await newToken(member);
     const channels = (await root('GET', '/api/channel/?p=0&page_size=10')) as unknown as Array<{ id: number }> | { items: Array<{ id: number }> };

@@ -2,7 +2,7 @@ import http from 'node:http';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startMockOpenAI, type MockOpenAI } from './test/mock-openai.js';
-import { fresh, startServerProcess, until, workerPids, type ServerProcess } from './test/server-process.js';
+import { DEFAULT_LIMITS, fresh, startServerProcess, until, workerPids, type ServerProcess } from './test/server-process.js';
 
 /*
  * A node with two workers stopped as systemd stops it (KillMode=control-group: SIGTERM to every process of the
@@ -23,7 +23,7 @@ describe('shutdown of a node with two workers', { timeout: 120_000 }, () => {
 
   async function start(shutdownSeconds: number): Promise<string> {
     upstream = await startMockOpenAI('sk-up');
-    server = await startServerProcess({ WORKERS: '2', SHUTDOWN_TIMEOUT: String(shutdownSeconds) }, { ownGroup: true });
+    server = await startServerProcess({ WORKERS: '2', SHUTDOWN_TIMEOUT: String(shutdownSeconds), ...DEFAULT_LIMITS }, { ownGroup: true });
     pids = await until(() => workerPids(server.child.pid!), (p) => p.length === 2, 60_000);
     const headers = await server.rootHeaders();
     const call = async (method: string, path: string, body: unknown) => {

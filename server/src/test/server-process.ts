@@ -124,6 +124,13 @@ export async function startServerProcess(env: Record<string, string> = {}, opts:
   };
 }
 
+/** The rate limits as they ship (the process harness turns them off unless a test asks). */
+export const DEFAULT_LIMITS: Record<string, string> = {
+  GLOBAL_API_RATE_LIMIT_ENABLE: 'true',
+  GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true',
+  CRITICAL_RATE_LIMIT_ENABLE: 'true',
+};
+
 /**
  * A primary's worker processes, not its other children: the TypeScript loader's compiler services run while its
  * cache is cold, and their command line holds the checkout's path (which may well contain "main").

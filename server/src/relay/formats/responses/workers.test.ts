@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../../../test/mocks/claude.js';
 import { GEMINI_MOCK_KEY, startGeminiMock, type GeminiMock } from '../../../test/mocks/gemini.js';
 import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../../../test/private-redis.js';
-import { fresh, startServerProcess, until, workerPids, type ServerProcess } from '../../../test/server-process.js';
+import { DEFAULT_LIMITS, fresh, startServerProcess, until, workerPids, type ServerProcess } from '../../../test/server-process.js';
 
 /*
  * Responses the gateway keeps for converting channels (Claude, Gemini), on a node with two workers as it runs by
@@ -23,9 +23,7 @@ interface Node {
 async function startNode(env: Record<string, string>, claude: ClaudeMock, gemini: GeminiMock): Promise<Node> {
   const server = await startServerProcess({
     WORKERS: '2',
-    GLOBAL_API_RATE_LIMIT_ENABLE: 'true',
-    GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true',
-    CRITICAL_RATE_LIMIT_ENABLE: 'true',
+    ...DEFAULT_LIMITS,
     ...env,
   });
   await until(() => workerPids(server.child.pid!), (p) => p.length === 2, 60_000);

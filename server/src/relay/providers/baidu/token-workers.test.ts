@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBaiduMock, type BaiduMock } from '../../../test/mocks/baidu.js';
-import { fresh, startServerProcess, until, workerPids, type ServerProcess } from '../../../test/server-process.js';
+import { DEFAULT_LIMITS, fresh, startServerProcess, until, workerPids, type ServerProcess } from '../../../test/server-process.js';
 
 /*
  * Baidu's access token on a node with two workers: the exchange is made once for the node (by the primary, which
@@ -17,7 +17,7 @@ describe('the Baidu access token on a node with two workers', { timeout: 180_000
 
   beforeAll(async () => {
     baidu = await startBaiduMock();
-    server = await startServerProcess({ WORKERS: '2' });
+    server = await startServerProcess({ WORKERS: '2', ...DEFAULT_LIMITS });
     await until(() => workerPids(server.child.pid!), (p) => p.length === 2, 60_000);
     await server.consoleApi('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify({ [MODEL]: 1 }) });
     const [app, secret] = Object.entries(baidu.apps)[0];

@@ -1,13 +1,10 @@
 import cluster from 'node:cluster';
 import { isClusterMessage, type TokenReply, type TokenRequest } from '../../cluster/messages.js';
 import { RelayError } from '../errors.js';
-import type { IssuedToken, TokenCache } from './token-cache.js';
-
-/** An exchange of a credential for a token. */
-type Exchange<K> = (credential: K) => Promise<IssuedToken>;
+import type { IssuedToken, TokenCache, TokenIssuer } from './token-cache.js';
 
 /*
- * Access tokens an upstream issues for a key (an OAuth exchange), shared by the workers of a node: a worker asks the
+ * Access tokens an upstream issues for a key (an OAuth exchange: Baidu's, Vertex's), shared by the workers of a node: a worker asks the
  * primary, which makes the exchange once and hands the token to every worker that asks (cluster/token-broker.ts).
  * Each worker still keeps what it got (its own TokenCache), so it asks once per token lifetime. Nodes do not share:
  * a token would have to be kept in the database or Redis, a bearer credential at rest, to save one exchange per
@@ -20,6 +17,7 @@ type Exchange<K> = (credential: K) => Promise<IssuedToken>;
  */
 export const SHARED_TOKEN_CACHES: Record<string, () => Promise<TokenCache<unknown>>> = {
   baidu: async () => (await import('./baidu/token.js')).baiduTokenCache() as unknown as TokenCache<unknown>,
+  vertex: async () => new (await import('./vertex/token.js')).AccessTokenCache() as unknown as TokenCache<unknown>,
 };
 
 /** Longer than any exchange may take (Baidu's: 30 s), so the primary's own failure is what a call sees. */
@@ -61,7 +59,7 @@ function ask(cache: string, credential: unknown, stale: string | null): Promise<
  * The issuer a provider's TokenCache uses: under a primary, the primary's shared cache `name` (the exchange made by
  * `local` there); otherwise `local` itself.
  */
-export function sharedOnNode<K>(name: string, local: Exchange<K>): Exchange<K> {
+export function sharedOnNode<K>(name: string, local: TokenIssuer<K>): TokenIssuer<K> {
   if (!cluster.isWorker || !process.send) return local;
   // The last token handed out per credential: asked again, this worker no longer uses it.
   const last = new Map<string, string>();

@@ -27,7 +27,7 @@ import { releaseDeadReservations } from './dead-reservations.js';
  *   calls in flight had reserved is given back first (store/reservations.ts): those calls never reached their
  *   settlement, so their users are not charged for them.
  * - A scrape of /metrics that reaches a worker is answered with every worker's figures, merged here.
- * - Upstream access tokens (Baidu's OAuth exchange) are asked of this process, which makes each exchange once for
+ * - Upstream access tokens (Baidu's and Vertex's exchanges) are asked of this process, which makes each once for
  *   the node (token-broker.ts).
  * - SIGTERM/SIGINT become a stop order to every worker, which drain and write what they owe (shutdown.ts); the
  *   primary exits when the last has, or at SHUTDOWN_TIMEOUT plus a margin.

@@ -1,6 +1,7 @@
 // What keeping Responses costs a converted Responses call, on the built server (server/dist), in one process:
-// the turn every storing call gets before it goes upstream, handing the delivered response to the keeper, the
-// batched write that follows (SQLite, the server's pragmas), and resolving a previous_response_id (a read).
+// the turn every storing call gets before it goes upstream, handing the response to the keeper, the write the
+// answer's last bytes wait for, the batched write (SQLite, the server's pragmas), and resolving a
+// previous_response_id (a read).
 //   node bench/micro-responses-keep.mjs [--server server/dist] [--rounds 7]
 // Each figure is the best of several rounds of CPU µs per operation (interference only ever adds time).
 import fs from 'node:fs';
@@ -40,12 +41,13 @@ const completion = {
   usage: { prompt_tokens: 21, completion_tokens: 9, total_tokens: 30 },
 };
 
-/** One storing call from its body to the response handed to the keeper. */
+/** One storing call from its body to the response queued for the keeper's next batch. */
 async function storedCall() {
   const call = parseResponsesCall(body);
   await beginTurn(keeper, 1, call);
-  call.turn.produced = chatToResponses(completion, { ...call.json, store: true }, call.turn.base);
-  call.turn.delivered();
+  const response = chatToResponses(completion, { ...call.json, store: true }, call.turn.base);
+  call.turn.produced = response;
+  keeper.keep({ id: response.id, base: call.turn.base, userId: 1, createdAt: response.created_at, response, input: call.turn.input });
   return call;
 }
 
@@ -69,7 +71,30 @@ await bench('parse + beginTurn + convert with store: false (nothing kept: what a
     }
     if (r > 0) best = Math.min(best, cpu / 20000);
   }
-  console.log(`${best.toFixed(1).padStart(8)} µs  parse + beginTurn + convert + delivered() with store: true (the request path of a kept call)`);
+  console.log(`${best.toFixed(1).padStart(8)} µs  parse + beginTurn + convert + queue with store: true (the request path of a kept call)`);
+}
+{
+  // What the last bytes of an answer wait for since a turn is written before they go out (turn.keep()): wall time
+  // of one write alone, and per call when 20 answers end together (they share writes).
+  const wall = async (n, parallel) => {
+    let best = Infinity;
+    for (let r = 0; r < ROUNDS; r++) {
+      const calls = [];
+      for (let i = 0; i < n; i++) {
+        const call = parseResponsesCall(body);
+        await beginTurn(keeper, 1, call);
+        call.turn.produced = chatToResponses(completion, { ...call.json, store: true }, call.turn.base);
+        calls.push(call);
+      }
+      const t0 = process.hrtime.bigint();
+      if (parallel) await Promise.all(calls.map((c) => c.turn.keep()));
+      else for (const c of calls) await c.turn.keep();
+      best = Math.min(best, Number(process.hrtime.bigint() - t0) / 1000 / n);
+    }
+    return best;
+  };
+  console.log(`${(await wall(200, false)).toFixed(1).padStart(8)} µs  wall time of turn.keep() (written before the answer ends), one at a time`);
+  console.log(`${(await wall(200, true)).toFixed(1).padStart(8)} µs  wall time per call of turn.keep(), 200 answers ending together (shared writes)`);
 }
 
 /** The batched write alone: calls are made (untimed), then the flush is timed. */

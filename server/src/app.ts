@@ -9,7 +9,7 @@ import { hashPassword } from './auth/password.js';
 import { connect, type Db } from './db/connect.js';
 import { migrateToLatest } from './db/migrate.js';
 import { refuseInterruptedImport } from './import/start-guard.js';
-import { createBus, RedisBus, type Bus } from './cache/bus.js';
+import type { Bus } from './cache/bus.js';
 import { Options } from './options/index.js';
 import { RoutingTable } from './cache/routing.js';
 import { LogWriter } from './store/logs.js';
@@ -36,7 +36,7 @@ import { answerClientError, answerFrameworkError } from './framework-errors.js';
 import { ignoreEmptyContentType } from './empty-content-type.js';
 import { openRateLimiter } from './services/rate-limit/open.js';
 import { installHttpRateLimits } from './console/rate-limits.js';
-import { IpcBus } from './cluster/ipc-bus.js';
+import { openBus } from './cluster/open-bus.js';
 import { releaseDeadReservations } from './cluster/dead-reservations.js';
 import { assignRequestId, requestIdOf } from './request-id.js';
 import { Metrics } from './metrics/index.js';
@@ -71,6 +71,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     bodyLimit: config.bodyLimit,
     // Requests that arrive while the server closes are answered below, in the caller's format.
     return503OnClosing: false,
+    // Fastify bounds each close step by this too, and the first waits for the calls in flight: the shutdown
+    // (shutdown.ts) bounds them by SHUTDOWN_TIMEOUT, so this must not cut them earlier (it did at 10 s).
+    pluginTimeout: Math.max(10_000, config.shutdownTimeoutSeconds * 1000 + 1000),
     // Fastify's own refusals, in the shape of the surface the path belongs to (never Fastify's English text).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,
@@ -126,17 +129,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     throw err;
   });
   if (config.workerIndex === 0) await releaseDeadReservations(db, app.log);
-  const bus =
-    opts.bus ??
-    (config.workerIndex > 0 && !config.redisConnString ? new IpcBus() : null) ??
-    (await createBus(
-      config.redisConnString,
-      {
-        down: (err) => app.log.warn({ err }, 'Redis is unreachable: caches stay local until it is back (other nodes re-read every SYNC_FREQUENCY)'),
-        back: () => app.log.warn('Redis is reachable again'),
-      },
-      config.redisCommandTimeoutSeconds * 1000,
-    ));
+  const bus = opts.bus ?? (await openBus(config, app.log));
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
   await options.load();
   const accounts = new AccountState(db.kysely);
@@ -276,7 +269,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   await app.register(relayRoutes);
   await app.register(taskRoutes);
   await app.register(metricsRoute);
-  await app.register(readinessRoute(new Readiness(db, bus instanceof RedisBus ? () => bus.ping() : null)), { prefix: '/api' });
+  await app.register(readinessRoute(new Readiness(db, bus.ping ? () => bus.ping!() : null)), { prefix: '/api' });
   const relayLane = new RelayLane(app.ctx, RELAY_ENDPOINTS, { bodyLimit: config.bodyLimit, trust: compileTrust(config.trustedProxies) });
   app.addHook('preClose', () => {
     closing = true;

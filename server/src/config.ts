@@ -28,6 +28,8 @@ export interface Config {
   workers: number;
   /** This process's worker number under a primary (1..workers), 0 when it is the node's only process. */
   workerIndex: number;
+  /** Under a primary: the node's id, shared by its workers (their one name on the Redis bus); else empty. */
+  nodeId: string;
   /** GET /metrics (Prometheus) is served to this bearer token only; unset: not served at all. */
   metricsToken: string;
   /**
@@ -223,6 +225,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     nodeType: env.NODE_TYPE === 'slave' ? 'slave' : 'master',
     workers: workerCount(env.WORKERS),
     workerIndex: int(env.SWITCHYARD_WORKER, 0),
+    nodeId: env.SWITCHYARD_NODE_ID ?? '',
     metricsToken: env.METRICS_TOKEN?.trim() ?? '',
     otelTracesEndpoint: otlpTracesEndpoint(env),
     otelServiceName: env.OTEL_SERVICE_NAME?.trim() || 'switchyard',

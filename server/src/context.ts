@@ -34,7 +34,7 @@ export interface AppContext {
   authCache: AuthCache;
   /** The relay's upstream connection pools and its batched settlement writer. */
   relay: RelayServices;
-  /** Responses the gateway converted, kept for continuation by reference (written in batches after delivery). */
+  /** Responses the gateway converted, kept for continuation by reference (written before their answer ends). */
   responses: ResponsesKeeper;
   /** The data dashboard's hourly roll-up of settled calls, in memory until the usage-flush job writes it. */
   usage: UsageRollup;

@@ -6,6 +6,7 @@ import { gracefulShutdown } from './shutdown.js';
 import { openFilesWarning } from './open-files.js';
 import { adaptHeapGrowth } from './heap-growth.js';
 import { runPrimary } from './cluster/primary.js';
+import { isClusterMessage } from './cluster/messages.js';
 import { unhonouredEnvWarnings } from './established-env.js';
 
 const LISTEN_BACKLOG = 4096;
@@ -42,13 +43,35 @@ async function serve(config: Config): Promise<void> {
   // Under a primary, the primary said it once for the node.
   if (config.workerIndex === 0) for (const warning of unhonouredEnvWarnings(process.env)) app.log.warn(warning);
   const shutdown = gracefulShutdown(app, { timeoutMs: config.shutdownTimeoutSeconds * 1000 });
-  // A worker takes its orders from the primary (SIGTERM); Ctrl-C in a terminal reaches the whole process group, and
-  // counted here as well it would be a second signal, which skips draining.
-  process.on('SIGINT', () => (config.workerIndex > 0 ? undefined : shutdown('SIGINT')));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  if (config.workerIndex > 0) obeyPrimary(shutdown);
+  else {
+    process.on('SIGINT', () => shutdown('SIGINT'));
+    process.on('SIGTERM', () => shutdown('SIGTERM'));
+  }
   // A burst of clients connecting at once waits in the accept queue; Node's 511 would drop SYNs past it (the kernel
   // caps this at net.core.somaxconn). Under a primary, the primary listens and hands connections to the workers.
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+}
+
+/**
+ * A worker drains on the primary's order (cluster/primary.ts) and stops its calls at once only when the order says
+ * so. A signal of its own only starts the drain: the one that reaches the whole process group (systemd's
+ * KillMode=control-group, `kill -- -PGID`, Ctrl-C) comes beside the primary's order and is not a second signal.
+ */
+function obeyPrimary(shutdown: (signal: string) => void): void {
+  let draining = false;
+  const drain = (why: string) => {
+    if (draining) return;
+    draining = true;
+    shutdown(why);
+  };
+  process.on('SIGINT', () => drain('SIGINT'));
+  process.on('SIGTERM', () => drain('SIGTERM'));
+  process.on('message', (m: unknown) => {
+    if (!isClusterMessage(m) || m.sy !== 'stop') return;
+    drain('primary');
+    if (m.now) shutdown('primary: now');
+  });
 }
 
 main().catch((err: unknown) => {

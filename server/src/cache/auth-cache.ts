@@ -23,14 +23,19 @@ const USER_TOPIC = 'user';
 export class AuthCache {
   private readonly tokens = new Map<string, Entry<TokenRow>>();
   private readonly users = new Map<number, Entry<UserRow>>();
+  /**
+   * Counts the changes dropped from this cache. A database read that was under way when a change came may hold the
+   * row as it was before: it is not kept when a change came meanwhile.
+   */
+  private changes = 0;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly bus: Bus,
     private readonly ttlMs: number,
   ) {
-    bus.subscribe(TOKEN_TOPIC, (key) => this.tokens.delete(key));
-    bus.subscribe(USER_TOPIC, (id) => this.users.delete(Number(id)));
+    bus.subscribe(TOKEN_TOPIC, (key) => this.dropToken(key));
+    bus.subscribe(USER_TOPIC, (id) => this.dropUser(Number(id)));
     bus.subscribe(TOKENS_OF_USER_TOPIC, (id) => this.dropTokensOf(Number(id)));
   }
 
@@ -50,9 +55,10 @@ export class AuthCache {
     const now = Date.now();
     const hit = this.tokens.get(key);
     if (hit && hit.expires > now) return hit.value;
+    const before = this.changes;
     const value = await this.db.selectFrom('tokens').selectAll().where('key', '=', key).where('deleted_at', 'is', null).executeTakeFirst();
     // Unknown keys are remembered briefly too, so a flood of bad keys does not reach the database each time.
-    this.tokens.set(key, { value, expires: now + (value ? this.ttlMs : Math.min(this.ttlMs, 5000)) });
+    if (this.changes === before) this.tokens.set(key, { value, expires: now + (value ? this.ttlMs : Math.min(this.ttlMs, 5000)) });
     return value;
   }
 
@@ -60,31 +66,49 @@ export class AuthCache {
     const now = Date.now();
     const hit = this.users.get(id);
     if (hit && hit.expires > now) return hit.value;
+    const before = this.changes;
     const value = await this.db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
-    this.users.set(id, { value, expires: now + this.ttlMs });
+    if (this.changes === before) this.users.set(id, { value, expires: now + this.ttlMs });
     return value;
   }
 
+  /*
+   * After a console change: dropped here at once, and the returned promise resolves once the node's other workers
+   * have dropped it too (cluster/ipc-bus.ts) and Redis has taken the message for the other nodes. The console awaits
+   * it before it answers, so a call sent on the answer is judged on the change.
+   */
+
   /** After the console changed a token (status, quota, limits, deletion). */
-  forgetToken(key: string): void {
-    this.tokens.delete(key);
-    void this.bus.publish(TOKEN_TOPIC, key);
+  forgetToken(key: string): Promise<void> {
+    this.dropToken(key);
+    return this.bus.publish(TOKEN_TOPIC, key);
   }
 
   /** After the console changed any token of a user. */
-  forgetTokensOf(userId: number): void {
+  forgetTokensOf(userId: number): Promise<void> {
     this.dropTokensOf(userId);
-    void this.bus.publish(TOKENS_OF_USER_TOPIC, String(userId));
-  }
-
-  private dropTokensOf(userId: number): void {
-    for (const [key, entry] of this.tokens) if (entry.value?.user_id === userId) this.tokens.delete(key);
+    return this.bus.publish(TOKENS_OF_USER_TOPIC, String(userId));
   }
 
   /** After the console changed a user (status, role, group, quota, deletion). */
-  forgetUser(id: number): void {
+  forgetUser(id: number): Promise<void> {
+    this.dropUser(id);
+    return this.bus.publish(USER_TOPIC, String(id));
+  }
+
+  private dropToken(key: string): void {
+    this.changes++;
+    this.tokens.delete(key);
+  }
+
+  private dropTokensOf(userId: number): void {
+    this.changes++;
+    for (const [key, entry] of this.tokens) if (entry.value?.user_id === userId) this.tokens.delete(key);
+  }
+
+  private dropUser(id: number): void {
+    this.changes++;
     this.users.delete(id);
-    void this.bus.publish(USER_TOPIC, String(id));
   }
 
   /** Local bookkeeping after a charge, so the next check on this node sees a closer balance. */

@@ -1,20 +1,27 @@
 import type { Redis } from 'ioredis';
 
+/** What a subscriber does with a message; a promise when applying it takes a read (a reload). */
+export type BusHandler = (message: string) => void | Promise<void>;
+
 /**
  * Cross-node invalidation. Every node keeps its caches in memory; when one node changes shared state it publishes
- * a small message and the others refresh. With no Redis configured the bus is local (single node).
+ * a small message and the others refresh. With no Redis configured the bus is local (single node). Between the
+ * workers of one node a publish resolves once every other worker has applied it (cluster/ipc-bus.ts); across nodes
+ * (Redis) it resolves once Redis has taken the message.
  */
 export interface Bus {
   publish(topic: string, message: string): Promise<void>;
-  subscribe(topic: string, handler: (message: string) => void): void;
+  subscribe(topic: string, handler: BusHandler): void;
   close(): Promise<void>;
   /** Resolves once the subscriptions made so far are live (buses with nothing to wait for have none). */
   ready?(): Promise<void>;
+  /** A round trip to the bus's server (readiness probes); absent when there is no server to reach. */
+  ping?(): Promise<void>;
   /** Id of this process on the bus; messages carry it so a node ignores its own. */
   readonly nodeId: string;
 }
 
-type Handler = (message: string) => void;
+type Handler = BusHandler;
 
 export class LocalBus implements Bus {
   readonly nodeId = 'local';
@@ -44,7 +51,7 @@ const SILENT: BusLog = { down: () => {}, back: () => {} };
  * change is applied here whatever Redis does) and nothing it does can end the process.
  */
 export class RedisBus implements Bus {
-  readonly nodeId = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  readonly nodeId: string;
   private readonly pub: Redis;
   private readonly sub: Redis;
   private readonly handlers = new Map<string, Handler[]>();
@@ -55,7 +62,10 @@ export class RedisBus implements Bus {
     url: string,
     private readonly log: BusLog = SILENT,
     commandTimeoutMs = 0,
+    /** The workers of one node share it: they hear each other through the primary (cluster/node-bus.ts), not here. */
+    nodeId = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`,
   ) {
+    this.nodeId = nodeId;
     const bounds = { lazyConnect: false, maxRetriesPerRequest: 3, ...(commandTimeoutMs > 0 ? { commandTimeout: commandTimeoutMs } : {}) };
     this.pub = new RedisClient(url, bounds);
     // No ready check (an INFO) on the subscribing connection: a SUBSCRIBE sent as it connects put it in subscriber
@@ -73,7 +83,7 @@ export class RedisBus implements Bus {
       const topic = channel.slice(CHANNEL_PREFIX.length);
       const sep = raw.indexOf('|');
       if (sep < 0 || raw.slice(0, sep) === this.nodeId) return;
-      for (const h of this.handlers.get(topic) ?? []) h(raw.slice(sep + 1));
+      for (const h of this.handlers.get(topic) ?? []) void h(raw.slice(sep + 1));
     });
   }
 
@@ -131,8 +141,8 @@ export class RedisBus implements Bus {
 }
 
 /** Redis is only loaded when configured (the client costs memory a single node does not need). */
-export async function createBus(redisUrl: string, log?: BusLog, commandTimeoutMs = 0): Promise<Bus> {
+export async function createBus(redisUrl: string, log?: BusLog, commandTimeoutMs = 0, nodeId?: string): Promise<Bus> {
   if (!redisUrl) return new LocalBus();
   const { Redis } = await import('ioredis');
-  return new RedisBus(Redis, redisUrl, log, commandTimeoutMs);
+  return new RedisBus(Redis, redisUrl, log, commandTimeoutMs, nodeId);
 }

@@ -164,9 +164,7 @@ export class RoutingTable {
     bus?: Bus,
     private readonly warn: (message: string, err: unknown) => void = () => {},
   ) {
-    bus?.subscribe(TOPIC, () => {
-      this.load().catch((err: unknown) => this.warn('reloading the routing table failed', err));
-    });
+    bus?.subscribe(TOPIC, () => this.load().catch((err: unknown) => this.warn('reloading the routing table failed', err)));
   }
 
   /** Enabled channels able to serve (group, model), grouped in priority tiers, highest priority first. */

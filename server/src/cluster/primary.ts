@@ -9,7 +9,9 @@ import { AccountState } from '../auth/account-state.js';
 import { MemoryRateLimiter } from '../services/rate-limit/memory.js';
 import type { LimitWindow } from '../services/rate-limit/limiter.js';
 import { AggregatorRegistry } from 'prom-client';
-import { isClusterMessage, WORKER_ENV, type LimitReply, type MetricsReply } from './messages.js';
+import { isClusterMessage, NODE_ID_ENV, WORKER_ENV, type LimitReply, type MetricsReply, type StopOrder } from './messages.js';
+import { BusRelay } from './bus-relay.js';
+import { TokenBroker } from './token-broker.js';
 import { releaseReservationsOfProcess } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
 
@@ -18,15 +20,22 @@ import { releaseDeadReservations } from './dead-reservations.js';
  * itself: it prepares the database once (migrations, the root account), starts the workers — which share the
  * listening port through node:cluster — and keeps them:
  *
- * - Workers share what one process would hold in memory: cache invalidations pass through here (when there is no
- *   Redis, which otherwise carries them), and so do rate-limit checks, answered by one in-memory limiter.
+ * - Workers share what one process would hold in memory: cache invalidations pass through here (bus-relay.ts: the
+ *   publisher hears back once every other worker applied the change; Redis carries them to other nodes), and so do
+ *   rate-limit checks, answered by one in-memory limiter (when there is no Redis).
  * - A worker that dies is replaced, after a pause that grows while workers keep dying young. The balance its
  *   calls in flight had reserved is given back first (store/reservations.ts): those calls never reached their
  *   settlement, so their users are not charged for them.
  * - A scrape of /metrics that reaches a worker is answered with every worker's figures, merged here.
- * - SIGTERM/SIGINT are passed to every worker, which drain and write what they owe (shutdown.ts); the primary exits
- *   when the last has, or at SHUTDOWN_TIMEOUT plus a margin.
+ * - Upstream access tokens (Baidu's and Vertex's exchanges) are asked of this process, which makes each once for
+ *   the node (token-broker.ts).
+ * - SIGTERM/SIGINT become a stop order to every worker, which drain and write what they owe (shutdown.ts); the
+ *   primary exits when the last has, or at SHUTDOWN_TIMEOUT plus a margin.
  */
+
+/** After SHUTDOWN_TIMEOUT, how long a worker may still take before it is killed, and then the primary itself. */
+const KILL_MARGIN_MS = 2_000;
+const EXIT_MARGIN_MS = 2_000;
 
 const MIN_RESTART_MS = 500;
 const MAX_RESTART_MS = 30_000;
@@ -47,7 +56,7 @@ export interface PrimaryHandle {
 }
 
 export async function runPrimary(config: Config, count: number, log: Logger): Promise<PrimaryHandle> {
-  const env: Record<string, string> = {};
+  const env: Record<string, string> = { [NODE_ID_ENV]: `node-${process.pid}-${randomBytes(4).toString('hex')}` };
   if (config.sessionSecretGenerated) {
     // One secret for every worker, or a session signed by one would be refused by the next.
     env.SESSION_SECRET = randomBytes(32).toString('hex');
@@ -58,6 +67,9 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
   const limiter = config.redisConnString ? null : new MemoryRateLimiter();
   const metrics = config.metricsToken ? new AggregatorRegistry() : null;
   const slots: Slot[] = Array.from({ length: count }, (_, i) => ({ index: i + 1, worker: null, startedAt: 0, restartMs: MIN_RESTART_MS }));
+  const tokens = new TokenBroker();
+  const serving = new WeakSet<Worker>();
+  const bus = new BusRelay(() => slots.flatMap((s) => (s.worker ? [s.worker] : [])), (w) => serving.has(w), log);
   let stopping = false;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -67,15 +79,15 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     slot.worker = worker;
     slot.startedAt = Date.now();
     worker.on('message', (m: unknown) => onMessage(worker, m));
+    worker.on('listening', () => serving.add(worker));
     worker.on('exit', (code, signal) => void onExit(slot, worker, code, signal));
   };
 
   const onMessage = (from: Worker, m: unknown) => {
     if (!isClusterMessage(m)) return;
-    if (m.sy === 'bus') {
-      for (const s of slots) if (s.worker && s.worker !== from && s.worker.isConnected()) s.worker.send(m);
-      return;
-    }
+    if (m.sy === 'token') return tokens.handle(from, m);
+    if (m.sy === 'bus') return bus.publish(from, m);
+    if (m.sy === 'bus-applied') return bus.applied(from, m.id);
     if (m.sy === 'metrics' && metrics) {
       metrics.clusterMetrics().then(
         (text) => from.isConnected() && from.send({ sy: 'metrics-reply', id: m.id, text } satisfies MetricsReply),
@@ -94,6 +106,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
 
   const onExit = async (slot: Slot, worker: Worker, code: number | null, signal: string | null) => {
     if (slot.worker === worker) slot.worker = null;
+    bus.gone(worker);
     const pid = worker.process.pid ?? 0;
     if (!stopping || code !== 0) {
       // Whatever its calls in flight reserved is given back before anything else can be charged in its name.
@@ -128,14 +141,27 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     signals++;
     stopping = true;
     log.info({ signal }, signals === 1 ? 'shutting down the workers' : 'shutting down the workers now');
-    // Passed on as SIGTERM (workers ignore SIGINT, which a terminal sends them too); a second signal is passed on
-    // as well: each worker then stops its calls at once (shutdown.ts).
-    for (const s of slots) s.worker?.process.kill('SIGTERM');
+    // An order over IPC (main.ts): the workers may have heard the same signal themselves (it went to the whole
+    // process group), and as a second signal it would skip their draining. A second signal here stops their calls
+    // at once. A worker still starting (it may not listen for orders yet) or whose channel is gone gets SIGTERM.
+    const order: StopOrder = { sy: 'stop', now: signals > 1 };
+    for (const s of slots) {
+      if (!s.worker) continue;
+      if (s.worker.isConnected() && serving.has(s.worker)) s.worker.send(order);
+      else s.worker.process.kill('SIGTERM');
+    }
     if (signals === 1) {
+      // Workers exit by SHUTDOWN_TIMEOUT on their own; one that has not (stuck) is killed a little later, and the
+      // primary does not outlive that by more than the time to hear their exits.
+      const budget = config.shutdownTimeoutSeconds * 1000;
       setTimeout(() => {
         log.error('workers still running past SHUTDOWN_TIMEOUT: killing them');
         for (const s of slots) s.worker?.process.kill('SIGKILL');
-      }, config.shutdownTimeoutSeconds * 1000 + 5_000).unref();
+      }, budget + KILL_MARGIN_MS).unref();
+      setTimeout(() => {
+        log.error('the primary is still waiting for its workers past SHUTDOWN_TIMEOUT: exiting');
+        resolveDone();
+      }, budget + KILL_MARGIN_MS + EXIT_MARGIN_MS).unref();
     }
     if (slots.every((s) => s.worker === null)) resolveDone();
   };

@@ -166,7 +166,7 @@ export const redemptionRoutes: FastifyPluginAsync = async (app) => {
       throw fail(reasons[outcome.reason]);
     }
     // The relay reads balances from memory: let it see the new one at once (here and on other nodes).
-    ctx.authCache.forgetUser(me.id);
+    await ctx.authCache.forgetUser(me.id);
     return ok(outcome.quota);
   });
 };

@@ -213,7 +213,7 @@ export const tokenRoutes: FastifyPluginAsync = async (app) => {
 
   // The relay reads tokens from memory: drop this user's cached tokens before any change is acknowledged.
   app.addHook('onSend', async (request) => {
-    if (request.method !== 'GET' && request.user) app.ctx.authCache.forgetTokensOf(request.user.id);
+    if (request.method !== 'GET' && request.user) await app.ctx.authCache.forgetTokensOf(request.user.id);
   });
 
   app.get('/token/', user, async (request) => {

@@ -72,11 +72,11 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
   // The relay reads users from memory: drop the changed accounts before any change is acknowledged.
   app.addHook('onSend', async (request) => {
     if (request.method === 'GET' || !request.user) return;
-    app.ctx.authCache.forgetUser(request.user.id);
+    await app.ctx.authCache.forgetUser(request.user.id);
     const target = (request.body as { id?: unknown } | undefined)?.id;
     if (typeof target === 'number') {
-      app.ctx.authCache.forgetUser(target);
-      app.ctx.authCache.forgetTokensOf(target);
+      await app.ctx.authCache.forgetUser(target);
+      await app.ctx.authCache.forgetTokensOf(target);
     }
   });
 
@@ -177,8 +177,8 @@ export const userRoutes: FastifyPluginAsync = async (app) => {
   app.delete('/user/:id', { config: { access: 'admin' } }, async (request) => {
     const { id } = parse(IdParams, request.params);
     await manageAccount(db, caller(request), id, 'delete');
-    ctx.authCache.forgetUser(id);
-    ctx.authCache.forgetTokensOf(id);
+    await ctx.authCache.forgetUser(id);
+    await ctx.authCache.forgetTokensOf(id);
     return ok();
   });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import { migratedDatabase } from '../test/migrated-database.js';
 import { DatabaseLease } from './lease.js';
@@ -46,6 +46,22 @@ describe.each(testDatabases())('job lease on $name', (database) => {
     expect(await b.hold('poll-stop')).toBe(false);
     await a.releaseAll();
     expect(await b.hold('poll-stop')).toBe(true);
+  });
+
+  it('the runner holds the lease of an hourly job from its start and keeps it between runs', async () => {
+    const c = clock(2_000_000);
+    const other = new DatabaseLease(db().kysely, 'hourly-b', 40_000, c.read);
+    const lease = new DatabaseLease(db().kysely, 'hourly-a', 40_000, c.read);
+    const job: Job = { name: 'hourly-job', leased: true, interval: () => 3_600_000, run: async () => {} };
+    const runner = new JobRunner(quiet, { master: true, lease, leaseRenewMs: 10 }).add(job);
+    runner.start();
+    await vi.waitFor(() => expect(runner.leaseStates()).toEqual([['hourly-job', true]]));
+    // Past the lease's lifetime without a run: renewed all along, so no other node takes the job.
+    c.now += 60_000;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await other.hold('hourly-job')).toBe(false);
+    await runner.stop();
+    expect(await other.hold('hourly-job')).toBe(true);
   });
 
   it('the runner runs a leased job only on the node holding its lease, and hands over on stop', async () => {

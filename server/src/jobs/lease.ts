@@ -5,8 +5,8 @@ import { dropLease, takeLease } from '../store/job-leases.js';
 
 /*
  * Jobs that must run on one node of a deployment (the task pollers) hold a lease in the shared database before
- * each run. The holder renews it with every run; when its node dies, the lease runs out after TTL and the next node
- * to ask takes it — within TTL plus one job interval (40 s + 15 s for the pollers: under a minute).
+ * each run. The holder renews it with every run and between runs (runner.ts); when its node dies, the lease runs out
+ * after TTL and the next node to ask takes it — within TTL plus one renewal (40 s + 10 s: under a minute).
  *
  * The lease saves doubled work; it is not what keeps money right. A node that stalls past its lease may still
  * finish a run while another starts one, so everything a leased job writes is a conditional update that is safe to

@@ -1,4 +1,4 @@
-import type { JobLease } from './lease.js';
+import { DEFAULT_LEASE_TTL_MS, type JobLease } from './lease.js';
 
 /*
  * The background loops of a server process (dashboard roll-up flush, and later channel tests, balance updates,
@@ -41,6 +41,8 @@ export interface JobRunnerOptions {
   minIntervalMs?: number;
   /** Decides which node runs the leased jobs. */
   lease?: JobLease;
+  /** How often the leases are renewed between runs (ms, default a quarter of their lifetime). */
+  leaseRenewMs?: number;
 }
 
 interface Slot {
@@ -59,6 +61,9 @@ export class JobRunner {
   private stopped = false;
   private readonly recheckMs: number;
   private readonly minIntervalMs: number;
+  private leaseTimer: NodeJS.Timeout | null = null;
+  /** The renewal in progress, so stopping waits for it before giving the leases up. */
+  private renewing: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly log: JobLog,
@@ -98,6 +103,24 @@ export class JobRunner {
       slot.lastEnd = now;
       this.schedule(slot);
     }
+    this.keepLeases();
+  }
+
+  /*
+   * The leases are held from the start and renewed between runs, not only taken when a job runs: a job that runs
+   * hourly would otherwise be led by nobody (and read 0 on every node's switchyard_job_leader) until its first run,
+   * and its lease (40 s) would lapse between runs, so any node could take the next one.
+   */
+  private keepLeases(): void {
+    const lease = this.options.lease;
+    if (!lease || this.stopped) return;
+    const names = [...this.slots.values()].filter((s) => s.job.leased).map((s) => s.job.name);
+    this.renewing = Promise.all(names.map((name) => lease.hold(name).catch(() => false))).then(() => undefined);
+    void this.renewing.then(() => {
+      if (this.stopped) return;
+      this.leaseTimer = setTimeout(() => this.keepLeases(), this.options.leaseRenewMs ?? DEFAULT_LEASE_TTL_MS / 4);
+      this.leaseTimer.unref();
+    });
   }
 
   /** Runs a job now, after a run in progress; its schedule restarts from the end of this run. */
@@ -116,6 +139,9 @@ export class JobRunner {
       if (slot.timer) clearTimeout(slot.timer);
       slot.timer = null;
     }
+    if (this.leaseTimer) clearTimeout(this.leaseTimer);
+    this.leaseTimer = null;
+    await this.renewing;
     await Promise.all([...this.slots.values()].map((slot) => slot.running));
     if (!first) return;
     await Promise.all([...this.slots.values()].filter((slot) => slot.job.runOnStop).map((slot) => this.execute(slot)));

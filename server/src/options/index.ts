@@ -26,7 +26,7 @@ export class Options {
     private readonly bus: Bus,
     private readonly warn: (msg: string) => void = () => {},
   ) {
-    bus.subscribe(TOPIC, (key) => void this.reloadKey(key));
+    bus.subscribe(TOPIC, (key) => this.reloadKey(key).catch((err: unknown) => this.warn(`reloading option ${key} failed: ${String(err)}`)));
   }
 
   get<K extends OptionKey>(key: K): OptionValue<K> {

@@ -21,7 +21,7 @@ import { disablesChannel, reportChannelFailure } from './health.js';
 import { CallKeys } from './channel-keys.js';
 import { limitModelRequests } from './model-rate-limit.js';
 import { providerFor, wireCodec } from './providers/index.js';
-import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type Delivery } from './respond.js';
+import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type BeforeEnd, type Delivery } from './respond.js';
 import { UpstreamBusy } from './upstream-limit.js';
 import { UpstreamCut, type BufferedCall, type StreamedResponse, type StreamingCall, type WholeAnswer } from './upstream.js';
 import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
@@ -236,8 +236,6 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       const delivery = delivering instanceof Promise ? await delivering : delivering;
       const billed = pricingDelivered(ctx, call, caller.group, pricing, delivery);
       settle(ctx, input, { pricing: billed, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
-      // A Responses answer the gateway produced is kept now that the client has it (written later, batched).
-      call.turn?.delivered();
       return;
     }
   } catch (err) {
@@ -277,7 +275,7 @@ function deliver(
       const decode = codec ? (body: Buffer) => codec.decode(body, up) : undefined;
       return deliverJson(call, whole, out, { usage: (body) => client.usageFromJson(body, call), decode });
     }
-    return deliverConvertedJson(call, whole, out, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call) });
+    return deliverConvertedJson(call, whole, out, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call), beforeEnd: keptTurn(call) });
   }
   const streamed = answer;
   if (!call.stream) return deliverBinary(call, streamed, out, clientGone);
@@ -287,8 +285,15 @@ function deliver(
     decoder: wireCodec(up.wire).streamDecoder(up),
     encoder: client.streamEncoder(call, estimatePromptTokens(call)),
     adapt,
+    beforeEnd: keptTurn(call),
   };
   return deliverConvertedStream(call, streamed, out, clientGone, stopped, codec);
+}
+
+/** A Responses answer the gateway produced is written where every worker reads it before the answer ends. */
+function keptTurn(call: ClientCall): BeforeEnd | undefined {
+  const turn = call.turn;
+  return turn && (() => turn.keep());
 }
 
 const utf8 = new TextDecoder();

@@ -432,15 +432,21 @@ describe.each(variants)('Responses kept by the gateway ($name)', (variant) => {
 });
 
 describe('Responses kept by the gateway on shutdown', () => {
-  it('writes the responses still waiting for their batch when the server closes', async () => {
+  it('writes, when the server closes, a response whose write before its answer failed (waiting for a retry)', async () => {
     const claude = await startClaudeMock();
     const f = await startRelay(testDatabases()[0]);
     try {
       await setPrices(f, PRICES);
       await f.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: CLAUDE, auto_ban: 0 });
       const client = f.client((await f.token()).key);
-      // Long enough that only the shutdown can write it.
-      (f.t.app.ctx.responses as unknown as { intervalMs: number }).intervalMs = 60_000;
+      // The write made before the answer ends fails once (the database away for a moment): the response waits for
+      // its retry, a second later, which only the shutdown comes soon enough to make.
+      const backend = (f.t.app.ctx.responses as unknown as { backend: { write(rows: unknown): Promise<unknown> } }).backend;
+      const write = backend.write.bind(backend);
+      backend.write = async () => {
+        backend.write = write;
+        throw new Error('database unavailable');
+      };
       const r = await client.responses.create({ model: CLAUDE, input: 'Keep me.' });
       expect(f.t.app.ctx.responses.waiting).toBe(1);
       await f.t.app.close();

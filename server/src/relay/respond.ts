@@ -215,9 +215,9 @@ export async function deliverConvertedStream(
   out: ServerResponse,
   clientGone: () => boolean,
   stopped: () => StreamCut | null,
-  codec: { decoder: ChunkDecoder; encoder: ChunkEncoder; adapt?: (chunk: Buffer) => Buffer },
+  codec: { decoder: ChunkDecoder; encoder: ChunkEncoder; adapt?: (chunk: Buffer) => Buffer; beforeEnd?: BeforeEnd },
 ): Promise<Delivery> {
-  const { decoder, encoder, adapt } = codec;
+  const { decoder, encoder, adapt, beforeEnd } = codec;
   const tally = new ChunkTally(call.model);
   const encode = (chunks: ChatChunk[]): string => {
     let text = '';
@@ -247,10 +247,20 @@ export async function deliverConvertedStream(
     const failure = decoder.failure;
     if (failure) out.end(encoder.error(502, failure.message));
     else if (cut) out.end(encoder.error(cut.status, cut.message));
-    else out.end(encoder.finish(chatUsageOf(usage)));
+    else {
+      const closing = encoder.finish(chatUsageOf(usage));
+      if (beforeEnd) await beforeEnd();
+      out.end(closing);
+    }
   }
   return { usage, firstTokenAt: tally.firstTokenAt, completed, note };
 }
+
+/**
+ * Work the answer's last bytes wait for, once the client's answer is made (a Responses turn is written where every
+ * worker reads it before the client can send the next turn).
+ */
+export type BeforeEnd = () => Promise<void>;
 
 /** An upstream answer that cannot be read: refused (502) before any of it reaches the client, and not billed. */
 const unreadableAnswer = () => upstreamError(502, '上游返回的内容无法解析', 'bad_upstream_response');
@@ -296,8 +306,8 @@ export function deliverConvertedJson(
   call: ClientCall,
   res: WholeAnswer,
   out: ServerResponse,
-  convert: { decode: (body: Buffer) => Record<string, unknown>; encode: (answer: Record<string, unknown>) => Record<string, unknown> },
-): Delivery {
+  convert: { decode: (body: Buffer) => Record<string, unknown>; encode: (answer: Record<string, unknown>) => Record<string, unknown>; beforeEnd?: BeforeEnd },
+): Delivery | Promise<Delivery> {
   const firstTokenAt = Date.now();
   let answer: Record<string, unknown>;
   try {
@@ -309,11 +319,14 @@ export function deliverConvertedJson(
   const usage = reported ?? countedUsage(call, answer);
   if (!reported && call.mode === 'chat') answer.usage = chatUsageOf(usage);
   const bytes = Buffer.from(JSON.stringify(convert.encode(answer)));
-  out.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
-  out.end(bytes);
   const delivery: Delivery = { usage, firstTokenAt, completed: true, note: reported ? '' : UNREPORTED_NOTE };
   if (call.mode === 'images' && Array.isArray(answer.data)) delivery.images = answer.data.length;
-  return delivery;
+  const send = () => {
+    out.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
+    out.end(bytes);
+    return delivery;
+  };
+  return convert.beforeEnd ? convert.beforeEnd().then(send) : send();
 }
 
 function parseObject(body: Buffer): Record<string, unknown> | null {

@@ -39,5 +39,5 @@ export async function transferInviteQuota(ctx: AppContext, user: UserRow, quota:
   });
   if (!moved) throw fail(INVITE_MESSAGES.short);
   // The relay reads balances from memory: let it see the new quota at once.
-  ctx.authCache.forgetUser(user.id);
+  await ctx.authCache.forgetUser(user.id);
 }

@@ -42,7 +42,15 @@ async function freePort(): Promise<number> {
   });
 }
 
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export interface ProcessOptions {
+  /**
+   * A process group of its own (as systemd or a container runtime starts it), so the test can signal the whole group
+   * (`kill -- -PGID`) without signalling itself.
+   */
+  ownGroup?: boolean;
+}
+
+export async function startServerProcess(env: Record<string, string> = {}, opts: ProcessOptions = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-proc-'));
   const port = await freePort();
   const sqlitePath = path.join(dir, 'switchyard.db');
@@ -65,6 +73,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: opts.ownGroup === true,
   });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
@@ -114,6 +123,13 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
 }
+
+/** The rate limits as they ship (the process harness turns them off unless a test asks). */
+export const DEFAULT_LIMITS: Record<string, string> = {
+  GLOBAL_API_RATE_LIMIT_ENABLE: 'true',
+  GLOBAL_WEB_RATE_LIMIT_ENABLE: 'true',
+  CRITICAL_RATE_LIMIT_ENABLE: 'true',
+};
 
 /**
  * A primary's worker processes, not its other children: the TypeScript loader's compiler services run while its

@@ -61,6 +61,20 @@ describe('TokenCache', () => {
     expect(calls).toBe(2);
   });
 
+  it('hands a token on with the lifetime it has left, and drops it only if it is still the one named stale', async () => {
+    let now = 1_000_000;
+    const { calls, issue } = countingIssuer(3600);
+    const cache = new TokenCache(byName, issue, () => now, 60_000);
+    expect(await cache.issued('a')).toEqual({ token: 'tok-1', expiresIn: 3600 });
+    now += 600_000;
+    expect(await cache.issued('a')).toEqual({ token: 'tok-1', expiresIn: 3000 });
+    cache.dropIf('a', 'tok-0');
+    expect(await cache.get('a')).toBe('tok-1');
+    cache.dropIf('a', 'tok-1');
+    expect(await cache.get('a')).toBe('tok-2');
+    expect(calls).toEqual(['a', 'a']);
+  });
+
   it('forgets a dropped token, so the next call issues a new one', async () => {
     const { calls, issue } = countingIssuer();
     const cache = new TokenCache(byName, issue);

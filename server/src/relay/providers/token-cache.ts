@@ -12,6 +12,8 @@ interface Entry {
   token: string;
   /** When to stop using it (ms): its expiry minus the margin. */
   renewAt: number;
+  /** When it expires (ms). */
+  expiresAt: number;
 }
 
 /**
@@ -43,19 +45,33 @@ export class TokenCache<K> {
     return issuing;
   }
 
+  /** The token with the lifetime it has left (0 when it is not kept: used once), for a cache that hands it on. */
+  async issued(credential: K): Promise<IssuedToken> {
+    const token = await this.get(credential);
+    const entry = this.tokens.get(this.idOf(credential));
+    return { token, expiresIn: entry?.token === token ? Math.max(0, (entry.expiresAt - this.now()) / 1000) : 0 };
+  }
+
   /** Forgets a credential's token (the upstream said it is no longer valid). */
   drop(credential: K): void {
     this.tokens.delete(this.idOf(credential));
+  }
+
+  /** Forgets a credential's token if it is still `token` (one that another holder found stale). */
+  dropIf(credential: K, token: string): void {
+    const id = this.idOf(credential);
+    if (this.tokens.get(id)?.token === token) this.tokens.delete(id);
   }
 
   private async fetch(id: string, credential: K): Promise<string> {
     const startedAt = this.now();
     const { token, expiresIn } = await this.issue(credential, startedAt);
     // A lifetime shorter than the margin is still used once, for this request, but never kept.
-    const renewAt = startedAt + expiresIn * 1000 - this.marginMs;
+    const expiresAt = startedAt + expiresIn * 1000;
+    const renewAt = expiresAt - this.marginMs;
     if (renewAt > this.now()) {
       if (this.tokens.size >= this.maxEntries) this.evictExpired();
-      this.tokens.set(id, { token, renewAt });
+      this.tokens.set(id, { token, renewAt, expiresAt });
     }
     return token;
   }

@@ -139,7 +139,7 @@ export async function acceptEpayNotice(ctx: Ctx, params: Readonly<Record<string,
     `使用在线充值成功，充值金额: ${logQuota(o.quota, display)}，支付金额：${o.money.toFixed(2)}`,
   );
   if (credited) {
-    ctx.authCache.forgetUser(credited.user_id);
+    await ctx.authCache.forgetUser(credited.user_id);
     ctx.log.info({ outTradeNo: credited.trade_no, userId: credited.user_id, quota: credited.quota }, 'online top-up credited');
   }
   return 'success';

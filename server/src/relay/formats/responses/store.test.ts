@@ -93,6 +93,48 @@ describe('the Responses keeper', () => {
     expect(backend.writes.map((w) => w.map((r) => r.id))).toEqual([[a.id, b.id]]);
   });
 
+  it('has a response in the backend when keepNow resolves, and writes answers finishing together in one write', async () => {
+    const backend = new MemoryBackend();
+    const keeper = keeperOver(backend);
+    const first = kept(1);
+    await keeper.keepNow(first);
+    expect(backend.rows.has(first.id)).toBe(true);
+    // Three answers end while one write is in progress: the next write takes the three together.
+    let release!: () => void;
+    const slow = backend.write.bind(backend);
+    backend.write = async (rows) => {
+      await new Promise<void>((r) => (release = r));
+      backend.write = slow;
+      return slow(rows);
+    };
+    const busy = keeper.keepNow(kept(1));
+    await new Promise((r) => setTimeout(r, 5));
+    const together = [kept(1), kept(2), kept(1)];
+    const waiting = together.map((k) => keeper.keepNow(k));
+    await new Promise((r) => setTimeout(r, 5));
+    release();
+    await Promise.all([busy, ...waiting]);
+    expect(together.every((k) => backend.rows.has(k.id))).toBe(true);
+    expect(backend.writes.at(-1)!.map((r) => r.id)).toEqual(together.map((k) => k.id));
+  });
+
+  it('answers keepNow even when the write fails, and writes the response with a later batch', async () => {
+    vi.useFakeTimers();
+    try {
+      const backend = new MemoryBackend();
+      const keeper = keeperOver(backend);
+      const a = kept(1);
+      backend.down = true;
+      await keeper.keepNow(a);
+      expect(await keeper.findOne(1, a.id, false)).toMatchObject({ state: STATE.stored });
+      backend.down = false;
+      await vi.advanceTimersByTimeAsync(1000);
+      expect(backend.rows.has(a.id)).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('writes after the interval or as soon as a batch is full', async () => {
     vi.useFakeTimers();
     try {

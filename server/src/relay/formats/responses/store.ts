@@ -9,9 +9,11 @@ import { BatchQueue } from '../../../lib/batch-queue.js';
  * any channel: previous_response_id, item_reference, GET / DELETE /v1/responses/{id} and its input items.
  *
  * ResponsesKeeper sits in front of one backend (the SQL database, or Redis when configured: store-sql.ts,
- * store-redis.ts). A delivered response is handed to it and written later, in batches, so nothing waits on the
- * write; until then this node answers from memory, so a client that continues at once still finds it. Every read is
- * scoped to the caller's user: another user's response is absent.
+ * store-redis.ts). A response the gateway produced is written before the last bytes of its answer go out
+ * (keepNow): the client continues at once, and the next turn may reach another worker or node, which reads the
+ * backend. Answers finishing together share one write; while a write is in progress the next one gathers what
+ * arrives. A write that fails is retried with later batches, and until it lands this process answers from memory.
+ * Every read is scoped to the caller's user: another user's response is absent.
  *
  * Bounds (options, read at each use): a response is kept ResponsesRetentionDays; one whose response and input
  * together exceed ResponsesMaxResponseMB is not kept but remembered as too large, and when a user's kept responses
@@ -169,11 +171,26 @@ export class ResponsesKeeper extends BatchQueue<Pending> {
     return this.queue.length;
   }
 
-  /** Queues a delivered response; the call that made it does not wait for the write. */
+  /** Queues a response to be written with the next batch (within the interval). */
   keep(kept: KeptResponse): void {
     const p = new Pending(kept);
     this.pending.set(kept.id, p);
     this.enqueue(p);
+  }
+
+  /**
+   * Writes a response now and resolves once it is in the backend, where every worker and node reads it; a failed
+   * write resolves too (the response is retried with later batches and answered from memory here meanwhile). Calls
+   * that arrive while a write is in progress are written together by the next one.
+   */
+  async keepNow(kept: KeptResponse): Promise<void> {
+    const p = new Pending(kept);
+    this.pending.set(kept.id, p);
+    this.queue.push(p);
+    await this.flushing;
+    // The first call to wake up writes what gathered meanwhile; the others wait for that write.
+    if (this.queue.includes(p)) await this.flush();
+    else await this.flushing;
   }
 
   /** The caller's responses among ids (with their input when asked), expired ones left out. */

@@ -7,7 +7,7 @@ import type { ResponseObject } from './types.js';
 
 /*
  * One Responses call's state: before the upstream call, references to responses the gateway keeps are resolved into
- * the items they name; after delivery, the response the gateway produced is handed to the keeper.
+ * the items they name; before the answer ends, the response the gateway produced is written by the keeper.
  *
  * The rule: ids minted here (ids.ts) are resolved here, whatever channel serves the call, because a conversation may
  * move between channels; an id minted elsewhere (by OpenAI) is left as it came, for the OpenAI channel that knows it.
@@ -37,11 +37,14 @@ export class ResponsesTurn {
     readonly input: unknown,
   ) {}
 
-  /** After the answer reached the client: hand what the gateway produced to the keeper (written later, in a batch). */
-  delivered(): void {
+  /**
+   * Before the last bytes of the answer go out: writes what the gateway produced where every worker and node reads
+   * it, so a next turn sent the moment the answer ends finds it wherever it lands.
+   */
+  async keep(): Promise<void> {
     const response = this.produced;
     if (!this.store || !response) return;
-    this.keeper.keep({ id: response.id, base: this.base, userId: this.userId, createdAt: response.created_at, response, input: this.input });
+    await this.keeper.keepNow({ id: response.id, base: this.base, userId: this.userId, createdAt: response.created_at, response, input: this.input });
   }
 }
 

@@ -6,7 +6,8 @@ import type { TokenCache } from '../token-cache.js';
 import { baiduAnswerErrorCode, baiduCodeStatus, parseBaiduError, TOKEN_CODES } from './errors.js';
 import { parseBaiduKey } from './key.js';
 import { chatEndpoint, embeddingEndpoint } from './models.js';
-import { baiduTokenCache, type BaiduCredential } from './token.js';
+import { baiduTokenCache, fetchBaiduToken, type BaiduCredential } from './token.js';
+import { sharedOnNode } from '../shared-tokens.js';
 import { BAIDU_WIRE, baiduWire } from './wire.js';
 
 /*
@@ -55,7 +56,8 @@ export function createBaiduProvider(tokens: TokenCache<BaiduCredential>): Provid
 }
 
 /** Shared by every Baidu channel: one access token per application, renewed before it expires. */
-export const baiduProvider: Provider = createBaiduProvider(baiduTokenCache());
+// One exchange per node: the workers of a node share each token through their primary (shared-tokens.ts).
+export const baiduProvider: Provider = createBaiduProvider(baiduTokenCache(sharedOnNode('baidu', fetchBaiduToken)));
 
 export { parseBaiduKey, type BaiduKey } from './key.js';
 export { baiduTokenCache, fetchBaiduToken, type BaiduCredential } from './token.js';

@@ -1,6 +1,6 @@
 import { request } from 'undici';
 import { RelayError } from '../../errors.js';
-import { TokenCache, type IssuedToken } from '../token-cache.js';
+import { TokenCache, type IssuedToken, type TokenIssuer } from '../token-cache.js';
 import type { BaiduKey } from './key.js';
 
 /** What an access token is asked from: the application's credentials at one OAuth host (the channel's base URL). */
@@ -72,6 +72,6 @@ export async function fetchBaiduToken(c: BaiduCredential): Promise<IssuedToken> 
  * Access tokens per application and host, reused until an hour before they expire; concurrent calls share one
  * exchange, a failed exchange is not remembered.
  */
-export function baiduTokenCache(fetch: (c: BaiduCredential) => Promise<IssuedToken> = fetchBaiduToken, now: () => number = Date.now): TokenCache<BaiduCredential> {
-  return new TokenCache<BaiduCredential>((c) => `${c.base}\n${c.apiKey}\n${c.secretKey}`, (c) => fetch(c), now, 3600_000);
+export function baiduTokenCache(fetch: TokenIssuer<BaiduCredential> = fetchBaiduToken, now: () => number = Date.now): TokenCache<BaiduCredential> {
+  return new TokenCache<BaiduCredential>((c) => `${c.base}\n${c.apiKey}\n${c.secretKey}`, fetch, now, 3600_000);
 }

@@ -3,7 +3,8 @@ import type { Provider, WireFeature } from '../../types.js';
 import { parseVertexError } from './errors.js';
 import { parseServiceAccount } from './key.js';
 import { buildVertexRequest, isClaudeModel, vertexCountRequest } from './request.js';
-import { AccessTokenCache } from './token.js';
+import { AccessTokenCache, fetchAccessToken } from './token.js';
+import { sharedOnNode } from '../shared-tokens.js';
 
 /**
  * Vertex gates Claude's structured outputs behind an organisation policy that is off by default, and lists fewer
@@ -37,7 +38,8 @@ export function createVertexProvider(tokens: AccessTokenCache): Provider {
 }
 
 /** Shared by every Vertex channel: one access token per service account, renewed before it expires. */
-export const vertexProvider: Provider = createVertexProvider(new AccessTokenCache());
+// One exchange per node: the workers of a node share each token through their primary (shared-tokens.ts).
+export const vertexProvider: Provider = createVertexProvider(new AccessTokenCache(sharedOnNode('vertex', fetchAccessToken)));
 
 export { AccessTokenCache, fetchAccessToken, type AccessToken, type TokenFetcher } from './token.js';
 export { parseServiceAccount, type ServiceAccount } from './key.js';

@@ -38,6 +38,8 @@ import { openRateLimiter } from './services/rate-limit/open.js';
 import { installHttpRateLimits } from './console/rate-limits.js';
 import { IpcBus } from './cluster/ipc-bus.js';
 import { releaseDeadReservations } from './cluster/dead-reservations.js';
+import { journalPlaceOf, replayDeadProcessJournals } from './cluster/dead-journals.js';
+import { openSettlementJournal } from './relay/settlement-journal/open.js';
 import { assignRequestId, requestIdOf } from './request-id.js';
 import { Metrics } from './metrics/index.js';
 import { metricsRoute } from './metrics/route.js';
@@ -121,7 +123,12 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.db) await db.close();
     throw err;
   });
-  if (config.workerIndex === 0) await releaseDeadReservations(db, app.log);
+  // A suite's own database gets a journal folder of its own: files left by another suite's process are not its calls.
+  const journal = openSettlementJournal(opts.db ? null : journalPlaceOf(config), app.log);
+  if (config.workerIndex === 0) {
+    await replayDeadProcessJournals(db, journal.place, app.log);
+    await releaseDeadReservations(db, app.log);
+  }
   const bus =
     opts.bus ??
     (config.workerIndex > 0 && !config.redisConnString ? new IpcBus() : null) ??
@@ -159,7 +166,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const authCache = new AuthCache(db.kysely, bus, config.syncFrequencySeconds * 1000);
   const metrics = new Metrics(config.metricsToken !== '');
   const tracing = await openTracing(config, VERSION);
-  const relay = createRelayServices(config, db.kysely, app.log, metrics.relay);
+  const relay = createRelayServices(config, db.kysely, app.log, metrics.relay, journal.record);
   const usage = new UsageRollup(db.kysely, db.dialect, {
     enabled: () => options.get('DataExportEnabled'),
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),

@@ -12,6 +12,7 @@ import { AggregatorRegistry } from 'prom-client';
 import { isClusterMessage, WORKER_ENV, type LimitReply, type MetricsReply } from './messages.js';
 import { releaseReservationsOfProcess } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
+import { journalPlaceOf, replayDeadProcessJournals } from './dead-journals.js';
 
 /*
  * The primary process of a node running several workers (WORKERS, one per core by default). It serves no request
@@ -20,9 +21,10 @@ import { releaseDeadReservations } from './dead-reservations.js';
  *
  * - Workers share what one process would hold in memory: cache invalidations pass through here (when there is no
  *   Redis, which otherwise carries them), and so do rate-limit checks, answered by one in-memory limiter.
- * - A worker that dies is replaced, after a pause that grows while workers keep dying young. The balance its
- *   calls in flight had reserved is given back first (store/reservations.ts): those calls never reached their
- *   settlement, so their users are not charged for them.
+ * - A worker that dies is replaced, after a pause that grows while workers keep dying young. The calls it had
+ *   answered are charged first, from its settlement journal (relay/settlement-journal/); then the balance its calls
+ *   still in flight had reserved is given back (store/reservations.ts): those never reached their settlement, so
+ *   their users are not charged for them.
  * - A scrape of /metrics that reaches a worker is answered with every worker's figures, merged here.
  * - SIGTERM/SIGINT are passed to every worker, which drain and write what they owe (shutdown.ts); the primary exits
  *   when the last has, or at SHUTDOWN_TIMEOUT plus a margin.
@@ -32,6 +34,8 @@ const MIN_RESTART_MS = 500;
 const MAX_RESTART_MS = 30_000;
 /** A worker alive this long is healthy again: the next restart waits the shortest time. */
 const HEALTHY_AFTER_MS = 10_000;
+/** A settlement journal that could not be replayed (the database away) is tried again after this. */
+const REPLAY_RETRY_MS = 10_000;
 
 interface Slot {
   index: number;
@@ -54,11 +58,19 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     log.warn('SESSION_SECRET is not set: using a random one, so sessions end when the node restarts and cannot be shared between nodes');
   }
   const db = await prepareDatabase(config, log);
+  const journals = journalPlaceOf(config);
+  // One replay at a time (workers may die together); one that could not finish is tried again a little later.
+  let replaying: Promise<void> = Promise.resolve();
+  const replay = (): Promise<void> =>
+    (replaying = replaying.then(async () => {
+      if ((await replayDeadProcessJournals(db, journals, log)) > 0 && !stopping) setTimeout(() => void replay(), REPLAY_RETRY_MS).unref();
+    }));
+  let stopping = false;
+  await replay();
   await releaseDeadReservations(db, log);
   const limiter = config.redisConnString ? null : new MemoryRateLimiter();
   const metrics = config.metricsToken ? new AggregatorRegistry() : null;
   const slots: Slot[] = Array.from({ length: count }, (_, i) => ({ index: i + 1, worker: null, startedAt: 0, restartMs: MIN_RESTART_MS }));
-  let stopping = false;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
 
@@ -95,6 +107,8 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
   const onExit = async (slot: Slot, worker: Worker, code: number | null, signal: string | null) => {
     if (slot.worker === worker) slot.worker = null;
     const pid = worker.process.pid ?? 0;
+    // What it answered is charged before what it still held is given back (a worker stopped cleanly left nothing).
+    await replay();
     if (!stopping || code !== 0) {
       // Whatever its calls in flight reserved is given back before anything else can be charged in its name.
       try {

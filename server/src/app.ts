@@ -123,8 +123,9 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.db) await db.close();
     throw err;
   });
-  // A suite's own database gets a journal folder of its own: files left by another suite's process are not its calls.
-  const journal = openSettlementJournal(opts.db ? null : journalPlaceOf(config), app.log);
+  // A database handed in (a suite's) or in memory gets a journal folder of its own: no other process shares it.
+  const ownJournal = opts.db !== undefined || (config.sqlDsn === '' && config.sqlitePath === ':memory:');
+  const journal = openSettlementJournal(ownJournal ? null : journalPlaceOf(config), app.log);
   if (config.workerIndex === 0) {
     await replayDeadProcessJournals(db, journal.place, app.log);
     await releaseDeadReservations(db, app.log);

@@ -194,6 +194,7 @@ export class SettlementJournal implements SettlementRecord {
     } catch (cut) {
       // Not even cut: no replay of this file may happen at all (its batches are in memory, written from there).
       this.o.log.error({ err: cut, file: seg.file }, 'could not cut the settlement journal back; removing it');
+      seg.unassigned = 0;
       this.end(seg, true);
     }
   }

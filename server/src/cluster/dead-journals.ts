@@ -1,19 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Logger } from 'pino';
 import type { Db } from '../db/connect.js';
-import type { Config } from '../config.js';
-import { defaultJournalDir, journalDatabaseName } from '../relay/settlement-journal/format.js';
+import type { JournalPlace } from '../relay/settlement-journal/open.js';
 import { replayDeadJournals } from '../relay/settlement-journal/recovery.js';
-
-/** Where this node journals settlements, and the database they belong to. */
-export interface JournalPlace {
-  dir: string;
-  database: string;
-}
-
-export function journalPlaceOf(config: Config): JournalPlace {
-  return { dir: config.settlementJournalDir || defaultJournalDir(config.sqlitePath), database: journalDatabaseName(config.sqlDsn, config.sqlitePath) };
-}
 
 /**
  * Charges what dead processes of this host answered and had not written yet (their settlement journals). Runs before

@@ -12,7 +12,8 @@ import { AggregatorRegistry } from 'prom-client';
 import { isClusterMessage, WORKER_ENV, type LimitReply, type MetricsReply } from './messages.js';
 import { releaseReservationsOfProcess } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
-import { journalPlaceOf, replayDeadProcessJournals } from './dead-journals.js';
+import { replayDeadProcessJournals } from './dead-journals.js';
+import { journalPlaceOf } from '../relay/settlement-journal/open.js';
 
 /*
  * The primary process of a node running several workers (WORKERS, one per core by default). It serves no request

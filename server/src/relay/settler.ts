@@ -55,7 +55,8 @@ export interface SettlementRecord {
  * into the error log, whole. Only a batch that cannot be written at all (the database is away) is kept, in order, and
  * retried. A batch is never written twice: each records its id in its own transaction, and a kept batch is first
  * looked up, since the connection may have died after the database committed it. close() writes everything still
- * queued (graceful shutdown).
+ * queued (graceful shutdown). Each settlement is journaled (`record`, settlement-journal/) as it is added, before its
+ * call's answer ends, so a process killed meanwhile loses none of them; a replay adopts the batches it left.
  */
 export const DEFAULT_MAX_PENDING = 50_000;
 

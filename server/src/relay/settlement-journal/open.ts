@@ -2,8 +2,19 @@ import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { FastifyBaseLogger } from 'fastify';
-import type { JournalPlace } from '../../cluster/dead-journals.js';
+import type { Config } from '../../config.js';
+import { defaultJournalDir, journalDatabaseName } from './format.js';
 import { SettlementJournal } from './journal.js';
+
+/** Where a node journals settlements, and the database they belong to. */
+export interface JournalPlace {
+  dir: string;
+  database: string;
+}
+
+export function journalPlaceOf(config: Config): JournalPlace {
+  return { dir: config.settlementJournalDir || defaultJournalDir(config.sqlitePath), database: journalDatabaseName(config.sqlDsn, config.sqlitePath) };
+}
 
 /**
  * This process's settlement journal at `place`; with none (a database handed in by a test suite), in a folder of its

@@ -38,6 +38,8 @@ import { openRateLimiter } from './services/rate-limit/open.js';
 import { installHttpRateLimits } from './console/rate-limits.js';
 import { openBus } from './cluster/open-bus.js';
 import { releaseDeadReservations } from './cluster/dead-reservations.js';
+import { replayDeadProcessJournals } from './cluster/dead-journals.js';
+import { journalPlaceOf, openSettlementJournal } from './relay/settlement-journal/open.js';
 import { assignRequestId, requestIdOf } from './request-id.js';
 import { Metrics } from './metrics/index.js';
 import { metricsRoute } from './metrics/route.js';
@@ -128,7 +130,13 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     if (!opts.db) await db.close();
     throw err;
   });
-  if (config.workerIndex === 0) await releaseDeadReservations(db, app.log);
+  // A database handed in (a suite's) or in memory gets a journal folder of its own: no other process shares it.
+  const ownJournal = opts.db !== undefined || (config.sqlDsn === '' && config.sqlitePath === ':memory:');
+  const journal = openSettlementJournal(ownJournal ? null : journalPlaceOf(config), app.log);
+  if (config.workerIndex === 0) {
+    await replayDeadProcessJournals(db, journal.place, app.log);
+    await releaseDeadReservations(db, app.log);
+  }
   const bus = opts.bus ?? (await openBus(config, app.log));
   const options = new Options(db.kysely, bus, (m) => app.log.warn(m));
   await options.load();
@@ -156,7 +164,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const authCache = new AuthCache(db.kysely, bus, config.syncFrequencySeconds * 1000);
   const metrics = new Metrics(config.metricsToken !== '');
   const tracing = await openTracing(config, VERSION);
-  const relay = createRelayServices(config, db.kysely, app.log, metrics.relay);
+  const relay = createRelayServices(config, db.kysely, app.log, metrics.relay, journal.record);
   const usage = new UsageRollup(db.kysely, db.dialect, {
     enabled: () => options.get('DataExportEnabled'),
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),

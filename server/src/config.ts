@@ -84,6 +84,11 @@ export interface Config {
    */
   sqlMaxOpenConns: number;
   sqlConnWaitTimeoutSeconds: number;
+  /**
+   * SETTLEMENT_JOURNAL_DIR: where each process journals its settlements until they are written
+   * (relay/settlement-journal/); '' = settlement-journal/ beside the SQLite file (the data folder).
+   */
+  settlementJournalDir: string;
   /** Settlements waiting to be written at most before new calls are refused (SETTLEMENT_MAX_PENDING). */
   settlementMaxPending: number;
   /** Offer HTTP/2 to TLS upstreams (UPSTREAM_HTTP2=true|false): many calls then share one connection. */
@@ -248,6 +253,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sqlMaxOpenConns: Math.max(1, int(env.SQL_MAX_OPEN_CONNS, 20)),
     sqlConnWaitTimeoutSeconds: positive(env.SQL_CONN_WAIT_TIMEOUT) || 10,
     settlementMaxPending: Math.max(1, int(env.SETTLEMENT_MAX_PENDING, 50_000)),
+    settlementJournalDir: env.SETTLEMENT_JOURNAL_DIR?.trim() ? path.resolve(env.SETTLEMENT_JOURNAL_DIR.trim()) : '',
     upstreamHttp2: env.UPSTREAM_HTTP2 === undefined || env.UPSTREAM_HTTP2.trim() === '' ? DEFAULT_UPSTREAM_HTTP2 : env.UPSTREAM_HTTP2 === 'true',
     clientHeadersTimeoutSeconds: positive(env.CLIENT_HEADERS_TIMEOUT) || 60,
     clientRequestTimeoutSeconds: positive(env.CLIENT_REQUEST_TIMEOUT) || 300,

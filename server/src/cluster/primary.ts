@@ -14,6 +14,8 @@ import { BusRelay } from './bus-relay.js';
 import { TokenBroker } from './token-broker.js';
 import { releaseReservationsOfProcess } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
+import { replayDeadProcessJournals } from './dead-journals.js';
+import { journalPlaceOf } from '../relay/settlement-journal/open.js';
 
 /*
  * The primary process of a node running several workers (WORKERS, one per core by default). It serves no request
@@ -23,9 +25,10 @@ import { releaseDeadReservations } from './dead-reservations.js';
  * - Workers share what one process would hold in memory: cache invalidations pass through here (bus-relay.ts: the
  *   publisher hears back once every other worker applied the change; Redis carries them to other nodes), and so do
  *   rate-limit checks, answered by one in-memory limiter (when there is no Redis).
- * - A worker that dies is replaced, after a pause that grows while workers keep dying young. The balance its
- *   calls in flight had reserved is given back first (store/reservations.ts): those calls never reached their
- *   settlement, so their users are not charged for them.
+ * - A worker that dies is replaced, after a pause that grows while workers keep dying young. The calls it had
+ *   answered are charged first, from its settlement journal (relay/settlement-journal/); then the balance its calls
+ *   still in flight had reserved is given back (store/reservations.ts): those never reached their settlement, so
+ *   their users are not charged for them.
  * - A scrape of /metrics that reaches a worker is answered with every worker's figures, merged here.
  * - Upstream access tokens (Baidu's and Vertex's exchanges) are asked of this process, which makes each once for
  *   the node (token-broker.ts).
@@ -41,6 +44,8 @@ const MIN_RESTART_MS = 500;
 const MAX_RESTART_MS = 30_000;
 /** A worker alive this long is healthy again: the next restart waits the shortest time. */
 const HEALTHY_AFTER_MS = 10_000;
+/** A settlement journal that could not be replayed (the database away) is tried again after this. */
+const REPLAY_RETRY_MS = 10_000;
 
 interface Slot {
   index: number;
@@ -63,6 +68,15 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     log.warn('SESSION_SECRET is not set: using a random one, so sessions end when the node restarts and cannot be shared between nodes');
   }
   const db = await prepareDatabase(config, log);
+  const journals = journalPlaceOf(config);
+  // One replay at a time (workers may die together); one that could not finish is tried again a little later.
+  let replaying: Promise<void> = Promise.resolve();
+  const replay = (): Promise<void> =>
+    (replaying = replaying.then(async () => {
+      if ((await replayDeadProcessJournals(db, journals, log)) > 0 && !stopping) setTimeout(() => void replay(), REPLAY_RETRY_MS).unref();
+    }));
+  let stopping = false;
+  await replay();
   await releaseDeadReservations(db, log);
   const limiter = config.redisConnString ? null : new MemoryRateLimiter();
   const metrics = config.metricsToken ? new AggregatorRegistry() : null;
@@ -70,7 +84,6 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
   const tokens = new TokenBroker();
   const serving = new WeakSet<Worker>();
   const bus = new BusRelay(() => slots.flatMap((s) => (s.worker ? [s.worker] : [])), (w) => serving.has(w), log);
-  let stopping = false;
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
 
@@ -108,6 +121,8 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     if (slot.worker === worker) slot.worker = null;
     bus.gone(worker);
     const pid = worker.process.pid ?? 0;
+    // What it answered is charged before what it still held is given back (a worker stopped cleanly left nothing).
+    await replay();
     if (!stopping || code !== 0) {
       // Whatever its calls in flight reserved is given back before anything else can be charged in its name.
       try {

@@ -21,7 +21,7 @@ import { disablesChannel, reportChannelFailure } from './health.js';
 import { CallKeys } from './channel-keys.js';
 import { limitModelRequests } from './model-rate-limit.js';
 import { providerFor, wireCodec } from './providers/index.js';
-import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type BeforeEnd, type Delivery } from './respond.js';
+import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type BeforeEnd, type Delivery, type Ending } from './respond.js';
 import { UpstreamBusy } from './upstream-limit.js';
 import { UpstreamCut, type BufferedCall, type StreamedResponse, type StreamingCall, type WholeAnswer } from './upstream.js';
 import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
@@ -232,10 +232,13 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       const answer = outcome.answer;
       breaker.success(channel.id);
-      const delivering = deliver(provider, up, answer, res, () => clientGone, () => stopped);
-      const delivery = delivering instanceof Promise ? await delivering : delivering;
-      const billed = pricingDelivered(ctx, call, caller.group, pricing, delivery);
-      settle(ctx, input, { pricing: billed, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
+      // Settled (journaled) as the answer ends, before its last bytes go out (respond.ts: Ending).
+      const ending = (delivery: Delivery) => {
+        const billed = pricingDelivered(ctx, call, caller.group, pricing, delivery);
+        settle(ctx, input, { pricing: billed, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
+      };
+      const delivering = deliver(provider, up, answer, res, ending, () => clientGone, () => stopped);
+      if (delivering instanceof Promise) await delivering;
       return;
     }
   } catch (err) {
@@ -262,6 +265,7 @@ function deliver(
   up: UpstreamCall,
   answer: StreamedResponse | WholeAnswer,
   out: ServerResponse,
+  ending: Ending,
   clientGone: () => boolean,
   stopped: () => StreamCut | null,
 ): Delivery | Promise<Delivery> {
@@ -273,21 +277,21 @@ function deliver(
     const codec = up.wire === 'openai' ? null : wireCodec(up.wire);
     if (passthrough) {
       const decode = codec ? (body: Buffer) => codec.decode(body, up) : undefined;
-      return deliverJson(call, whole, out, { usage: (body) => client.usageFromJson(body, call), decode });
+      return deliverJson(call, whole, out, ending, { usage: (body) => client.usageFromJson(body, call), decode });
     }
-    return deliverConvertedJson(call, whole, out, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call), beforeEnd: keptTurn(call) });
+    return deliverConvertedJson(call, whole, out, ending, { decode: (body) => wireCodec(up.wire).decode(body, up), encode: (answer) => client.fromCanonical(answer, call), beforeEnd: keptTurn(call) });
   }
   const streamed = answer;
-  if (!call.stream) return deliverBinary(call, streamed, out, clientGone);
+  if (!call.stream) return deliverBinary(call, streamed, out, ending, clientGone);
   const adapt = provider.streamAdapter?.(up);
-  if (passthrough) return deliverStream(call, streamed, out, clientGone, stopped, client.streamMeter(call), adapt);
+  if (passthrough) return deliverStream(call, streamed, out, ending, clientGone, stopped, client.streamMeter(call), adapt);
   const codec = {
     decoder: wireCodec(up.wire).streamDecoder(up),
     encoder: client.streamEncoder(call, estimatePromptTokens(call)),
     adapt,
     beforeEnd: keptTurn(call),
   };
-  return deliverConvertedStream(call, streamed, out, clientGone, stopped, codec);
+  return deliverConvertedStream(call, streamed, out, ending, clientGone, stopped, codec);
 }
 
 /** A Responses answer the gateway produced is written where every worker reads it before the answer ends. */

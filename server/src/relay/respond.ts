@@ -35,6 +35,12 @@ export interface Delivery {
 
 const EMPTY = Buffer.alloc(0);
 
+/**
+ * Settles the call with what was delivered. Called once, right before the answer's last bytes are written (or when
+ * the client has gone): a process killed after the client has the whole answer has the settlement journaled already.
+ */
+export type Ending = (delivery: Delivery) => void;
+
 const PASS_HEADERS = ['content-type', 'openai-processing-ms', 'x-request-id', 'request-id'];
 
 function copyHeaders(res: { headers: IncomingHttpHeaders }, out: Record<string, string> = {}): Record<string, string> {
@@ -150,6 +156,7 @@ export async function deliverStream(
   call: ClientCall,
   res: StreamedResponse,
   out: ServerResponse,
+  ending: Ending,
   clientGone: () => boolean,
   stopped: () => StreamCut | null,
   meter: StreamMeter,
@@ -164,11 +171,13 @@ export async function deliverStream(
   let rest = completed ? meter.finish(cut !== null, cut ?? undefined) : EMPTY;
   const usage = meter.usage ?? unreportedUsage(call, meter.partialUsage?.(), meter.counted());
   const note = meter.usage ? (cut && cut !== UPSTREAM_CUT ? STOPPED_NOTE : '') : unreportedNote(cut, completed);
+  const delivery: Delivery = { usage, firstTokenAt: meter.firstTokenAt, completed, note };
+  ending(delivery);
   if (completed) {
     if (!cut && meter.close) rest = Buffer.concat([rest, meter.close(usage)]);
     out.end(rest.length > 0 ? rest : undefined);
   }
-  return { usage, firstTokenAt: meter.firstTokenAt, completed, note };
+  return delivery;
 }
 
 /** Output of canonical chunks, counted in case the upstream never reports usage. */
@@ -213,6 +222,7 @@ export async function deliverConvertedStream(
   call: ClientCall,
   res: StreamedResponse,
   out: ServerResponse,
+  ending: Ending,
   clientGone: () => boolean,
   stopped: () => StreamCut | null,
   codec: { decoder: ChunkDecoder; encoder: ChunkEncoder; adapt?: (chunk: Buffer) => Buffer; beforeEnd?: BeforeEnd },
@@ -243,6 +253,8 @@ export async function deliverConvertedStream(
   const completed = !clientGone();
   const usage = tally.usage ? usageOfChat(tally.usage) : unreportedUsage(call, decoder.partialUsage?.(), tally.counted());
   const note = tally.usage ? (cut && cut !== UPSTREAM_CUT ? STOPPED_NOTE : '') : unreportedNote(cut, completed);
+  const delivery: Delivery = { usage, firstTokenAt: tally.firstTokenAt, completed, note };
+  ending(delivery);
   if (completed) {
     const failure = decoder.failure;
     if (failure) out.end(encoder.error(502, failure.message));
@@ -253,7 +265,7 @@ export async function deliverConvertedStream(
       out.end(closing);
     }
   }
-  return { usage, firstTokenAt: tally.firstTokenAt, completed, note };
+  return delivery;
 }
 
 /**
@@ -275,6 +287,7 @@ export function deliverJson(
   call: ClientCall,
   res: WholeAnswer,
   out: ServerResponse,
+  ending: Ending,
   read: { usage: (body: Buffer) => Usage | null; decode?: (body: Buffer) => Record<string, unknown> },
 ): Delivery {
   const { body } = res;
@@ -292,10 +305,13 @@ export function deliverJson(
   const firstTokenAt = Date.now();
   // A transcript (text, SRT, VTT) keeps its type, opened in a sandbox: its text is whatever the audio said.
   const served = answersJson(call) ? { 'content-length': String(body.length) } : { 'content-length': String(body.length), ...sandboxedAnswerHeaders() };
+  const delivery: Delivery = usage
+    ? { usage, firstTokenAt, completed: true, note: '' }
+    : { usage: countedUsage(call, answer ?? { text: body.toString('utf8') }), firstTokenAt, completed: true, note: UNREPORTED_NOTE };
+  ending(delivery);
   out.writeHead(res.statusCode, copyHeaders(res, served));
   out.end(body);
-  if (usage) return { usage, firstTokenAt, completed: true, note: '' };
-  return { usage: countedUsage(call, answer ?? { text: body.toString('utf8') }), firstTokenAt, completed: true, note: UNREPORTED_NOTE };
+  return delivery;
 }
 
 /** Speech-to-text may answer plain text, SRT or VTT; every other JSON call answers a JSON object. */
@@ -306,6 +322,7 @@ export function deliverConvertedJson(
   call: ClientCall,
   res: WholeAnswer,
   out: ServerResponse,
+  ending: Ending,
   convert: { decode: (body: Buffer) => Record<string, unknown>; encode: (answer: Record<string, unknown>) => Record<string, unknown>; beforeEnd?: BeforeEnd },
 ): Delivery | Promise<Delivery> {
   const firstTokenAt = Date.now();
@@ -322,6 +339,7 @@ export function deliverConvertedJson(
   const delivery: Delivery = { usage, firstTokenAt, completed: true, note: reported ? '' : UNREPORTED_NOTE };
   if (call.mode === 'images' && Array.isArray(answer.data)) delivery.images = answer.data.length;
   const send = () => {
+    ending(delivery);
     out.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
     out.end(bytes);
     return delivery;
@@ -351,12 +369,14 @@ function countedUsage(call: ClientCall, answer: Record<string, unknown>): Usage 
 }
 
 /** Binary answers (speech): piped through as they come, served as audio only (relayed-media.ts). */
-export async function deliverBinary(call: ClientCall, res: StreamedResponse, out: ServerResponse, clientGone: () => boolean): Promise<Delivery> {
+export async function deliverBinary(call: ClientCall, res: StreamedResponse, out: ServerResponse, ending: Ending, clientGone: () => boolean): Promise<Delivery> {
   out.writeHead(res.statusCode, { ...copyHeaders(res), ...relayedMediaHeaders(res.headers['content-type'], 'audio') });
   const firstTokenAt = Date.now();
   // A cut upstream: the client keeps what it got.
   await pump(res, out, clientGone, (chunk) => chunk);
   const completed = !clientGone();
+  const delivery: Delivery = { usage: { promptTokens: countPromptTokens(call), completionTokens: 0, cachedTokens: 0 }, firstTokenAt, completed, note: '' };
+  ending(delivery);
   if (completed) out.end();
-  return { usage: { promptTokens: countPromptTokens(call), completionTokens: 0, cachedTokens: 0 }, firstTokenAt, completed, note: '' };
+  return delivery;
 }

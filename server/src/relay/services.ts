@@ -6,7 +6,7 @@ import { ChannelBreaker } from './breaker.js';
 import { InFlightCalls } from './in-flight.js';
 import { setClientStallTimeout } from './respond.js';
 import { QuotaGate } from './quota-gate.js';
-import { Settler } from './settler.js';
+import { Settler, type SettlementRecord } from './settler.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream.js';
 import { NO_RELAY_METRICS, type RelayRecorder } from '../metrics/relay-metrics.js';
 
@@ -21,7 +21,13 @@ export interface RelayServices {
   close(): Promise<void>;
 }
 
-export function createRelayServices(config: Config, db: Kysely<Database>, log: FastifyBaseLogger, metrics: RelayRecorder = NO_RELAY_METRICS): RelayServices {
+export function createRelayServices(
+  config: Config,
+  db: Kysely<Database>,
+  log: FastifyBaseLogger,
+  metrics: RelayRecorder = NO_RELAY_METRICS,
+  record: SettlementRecord | null = null,
+): RelayServices {
   const upstream = createUpstreamClient({
     relayTimeoutSeconds: config.relayTimeoutSeconds,
     streamingTimeoutSeconds: config.streamingTimeoutSeconds,
@@ -30,6 +36,7 @@ export function createRelayServices(config: Config, db: Kysely<Database>, log: F
   });
   setClientStallTimeout(config.clientStallTimeoutSeconds * 1000);
   const settler = new Settler(db, log);
+  settler.record = record;
   settler.maxPending = config.settlementMaxPending;
   const quotaGate = new QuotaGate(db, () => settler.flushSoon());
   settler.onWritten = (batch, seconds) => {

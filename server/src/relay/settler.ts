@@ -28,6 +28,22 @@ const PRUNE_EVERY = 1000;
 interface KeptBatch {
   id: string;
   settlements: Settlement[];
+  /** Told once the batch is in the database (its journal marks it written). */
+  done: (() => void) | null;
+}
+
+/**
+ * Where settlements are kept durably until their batch is in the database (settlement-journal/journal.ts), so a
+ * process killed meanwhile loses none of the calls it answered.
+ */
+export interface SettlementRecord {
+  /** Keeps one settlement; called before the call's answer ends. Never throws (a failure shows in `failed`). */
+  append(s: Settlement): void;
+  /** The settlements appended since the last batch form batch `id`; returns what to call once it is written. */
+  formed(id: string): (() => void) | null;
+  /** Settlements cannot be kept now: no new call should be taken. */
+  readonly failed: boolean;
+  close(allWritten: boolean): void;
 }
 
 /**
@@ -39,7 +55,8 @@ interface KeptBatch {
  * into the error log, whole. Only a batch that cannot be written at all (the database is away) is kept, in order, and
  * retried. A batch is never written twice: each records its id in its own transaction, and a kept batch is first
  * looked up, since the connection may have died after the database committed it. close() writes everything still
- * queued (graceful shutdown).
+ * queued (graceful shutdown). Each settlement is journaled (`record`, settlement-journal/) as it is added, before its
+ * call's answer ends, so a process killed meanwhile loses none of them; a replay adopts the batches it left.
  */
 export const DEFAULT_MAX_PENDING = 50_000;
 
@@ -63,6 +80,10 @@ export class Settler {
    * balance try again.
    */
   onWritten: ((batch: readonly Settlement[], seconds: number) => void) | null = null;
+  /** Each settlement is kept here before it is queued (none: held in memory only until written). */
+  record: SettlementRecord | null = null;
+  /** Writes batches replayed from a dead process's journal (store/quota.ts: applySettlements). */
+  recovered = false;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -71,7 +92,9 @@ export class Settler {
     private readonly maxBatch = 200,
   ) {}
 
+  /** Queues the final account of a call; called before the call's answer ends, so it is journaled first. */
   add(s: Settlement): void {
+    this.record?.append(s);
     this.queue.push(s);
     if (this.queue.length >= this.maxBatch && this.failuresInARow === 0) void this.flush();
     else this.schedule(this.intervalMs);
@@ -112,7 +135,8 @@ export class Settler {
       this.keptSettlements -= this.kept.shift()!.settlements.length;
     }
     if (this.queue.length === 0) return;
-    const batch: KeptBatch = { id: randomBytes(16).toString('hex'), settlements: this.queue };
+    const id = randomBytes(16).toString('hex');
+    const batch: KeptBatch = { id, settlements: this.queue, done: this.record?.formed(id) ?? null };
     this.queue = [];
     if (!(await this.write(batch))) {
       this.kept.push(batch);
@@ -126,11 +150,11 @@ export class Settler {
     try {
       // A batch kept after a failed attempt may have been committed all the same, its answer lost with the connection.
       if (batch !== this.kept[0] || !(await settlementBatchWritten(this.db, batch.id))) {
-        await applySettlements(this.db, batch.settlements, batch.id);
+        await applySettlements(this.db, batch.settlements, batch.id, this.recovered);
       } else {
         this.log.warn({ size: batch.settlements.length }, 'a settlement batch whose commit was in doubt had been written; not writing it again');
       }
-      this.written(batch.settlements, started);
+      this.written(batch, started);
       return true;
     } catch (err) {
       this.stats.failedBatches++;
@@ -140,12 +164,12 @@ export class Settler {
     }
     batch.settlements = batch.settlements.map((s) => this.repaired(s));
     try {
-      const refused = await applySettlementsIsolated(this.db, batch.settlements, batch.id);
+      const refused = await applySettlementsIsolated(this.db, batch.settlements, batch.id, this.recovered);
       for (const row of refused) {
         this.stats.setAsideRows++;
         this.log.error({ row }, 'consume log refused by the database: its charge is applied, the row is set aside here');
       }
-      this.written(batch.settlements, started);
+      this.written(batch, started);
       return true;
     } catch (err) {
       return this.retryLater(batch, err);
@@ -161,11 +185,12 @@ export class Settler {
     return false;
   }
 
-  private written(batch: readonly Settlement[], started: number): void {
+  private written(batch: KeptBatch, started: number): void {
     this.stats.batches++;
     this.failuresInARow = 0;
+    batch.done?.();
     if (this.queue.length > 0) this.schedule(this.intervalMs);
-    this.onWritten?.(batch, (performance.now() - started) / 1000);
+    this.onWritten?.(batch.settlements, (performance.now() - started) / 1000);
     if (++this.sincePrune >= PRUNE_EVERY) {
       this.sincePrune = 0;
       pruneSettlementBatches(this.db, Math.floor(Date.now() / 1000) - BATCH_RECORD_SECONDS).catch((err: unknown) =>
@@ -183,9 +208,20 @@ export class Settler {
     return { ...s, log: row };
   }
 
-  /** Too many settlements wait to be written for another call to be taken. */
+  /**
+   * A batch an earlier process formed (replayed from its journal): written before anything queued here, once it is
+   * known not to be in the database already (a kept batch is always looked up first).
+   */
+  adopt(id: string, settlements: Settlement[], done: (() => void) | null): void {
+    if (settlements.length === 0) return;
+    this.kept.push({ id, settlements, done });
+    this.keptSettlements += settlements.length;
+    this.schedule(0);
+  }
+
+  /** Too many settlements wait to be written for another call to be taken, or they cannot be journaled. */
   get full(): boolean {
-    return this.queue.length + this.keptSettlements >= this.maxPending;
+    return this.queue.length + this.keptSettlements >= this.maxPending || (this.record?.failed ?? false);
   }
 
   /** Settlements not yet written (queued, or kept after a failed write). */
@@ -213,6 +249,7 @@ export class Settler {
       const settlements = [...this.kept.flatMap((k) => k.settlements), ...this.queue];
       this.log.error({ pending: settlements.length, settlements }, 'settlements left unwritten at shutdown');
     }
+    this.record?.close(this.pending === 0);
     return this.pending;
   }
 }

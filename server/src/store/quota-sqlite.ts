@@ -63,6 +63,7 @@ class Statements {
   readonly settleChannel: Statement;
   readonly journal: Statement;
   readonly unjournal: Statement;
+  readonly recordBatch: Statement;
   private readonly inserts = new Map<number, Statement>();
 
   constructor(private readonly db: SqliteDatabase) {
@@ -76,6 +77,7 @@ class Statements {
     this.settleChannel = db.prepare('update "channels" set "used_quota" = "used_quota" + ? where "id" = ?');
     this.journal = db.prepare('insert into "reservations" ("id", "holder", "user_id", "token_id", "amount", "created_at") values (?, ?, ?, ?, ?, ?)');
     this.unjournal = db.prepare('delete from "reservations" where "id" = ?');
+    this.recordBatch = db.prepare('insert into "settlement_batches" ("id", "created_at") values (?, ?)');
   }
 
   insertLogs(rows: number): Statement {
@@ -122,7 +124,8 @@ export function reserveSync(
   }).immediate();
 }
 
-function settleBalances(s: Statements, changes: BalanceChanges): void {
+function settleBalances(s: Statements, changes: BalanceChanges, batchId: string | undefined): void {
+  if (batchId) s.recordBatch.run(batchId, Math.floor(Date.now() / 1000));
   for (const [id, u] of changes.users) s.settleUser.run(u.delta, u.used, u.requests, id);
   for (const [id, t] of changes.tokens) s.settleToken.run(t.delta, t.used, id);
   for (const [id, used] of changes.channels) s.settleChannel.run(used, id);
@@ -134,7 +137,7 @@ function settleBalances(s: Statements, changes: BalanceChanges): void {
  * the database refuses are rolled back alone and returned. Null when busy or a log lacks a column. A log the database
  * cannot write whatever it holds (the table away, the file locked) throws, and nothing of the batch is written.
  */
-export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges): NewLog[] | null {
+export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges, batchId?: string): NewLog[] | null {
   if (db.inTransaction) return null;
   const rows = changes.logs as Array<Record<string, unknown>>;
   for (const row of rows) {
@@ -144,7 +147,7 @@ export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges):
   const insertOne = s.insertLogs(1);
   const refused: NewLog[] = [];
   db.transaction(() => {
-    settleBalances(s, changes);
+    settleBalances(s, changes, batchId);
     for (const row of rows) {
       try {
         db.transaction(() => insertOne.run(LOG_COLUMNS.map((column) => row[column])))();
@@ -157,15 +160,18 @@ export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges):
   return refused;
 }
 
-/** Applies one batch of settlements in one transaction; false when busy or a log lacks a column (nothing written). */
-export function settleSync(db: SqliteDatabase, changes: BalanceChanges): boolean {
+/**
+ * Applies one batch of settlements in one transaction, recording `batchId` with it; false when busy or a log lacks a
+ * column (nothing written).
+ */
+export function settleSync(db: SqliteDatabase, changes: BalanceChanges, batchId?: string): boolean {
   if (db.inTransaction) return false;
   for (const row of changes.logs as Array<Record<string, unknown>>) {
     for (const column of LOG_COLUMNS) if (row[column] === undefined) return false;
   }
   const s = statementsOf(db);
   db.transaction(() => {
-    settleBalances(s, changes);
+    settleBalances(s, changes, batchId);
     const { logs } = changes;
     let at = 0;
     for (const size of INSERT_SIZES) {

@@ -80,15 +80,19 @@ export interface Settlement {
  * Applies settlements in one transaction: the difference between cost and reservation moves the balances, used
  * quota and request counts grow, channels' used quota grows, and each call's consume log is written with it —
  * so the logs always add up to the balances. `batchId` is recorded in the same transaction (settlement_batches),
- * so after a commit whose answer was lost `settlementBatchWritten` tells whether it happened. SQLite's synchronous
- * path records none: in-process, a commit that fails did not happen.
+ * so after a commit whose answer was lost, or a process that died right after it (its journal replayed by another,
+ * relay/settlement-journal.ts), `settlementBatchWritten` tells whether it happened.
+ *
+ * `recovered`: settlements of a process that died, replayed from its journal. Their reservations may have been given
+ * back meanwhile (store/reservations.ts releases what a dead process held): each is taken back here, and one already
+ * given back counts as no reservation, so the call is charged its whole cost once and nothing is given twice.
  */
-export async function applySettlements(db: Kysely<Database>, batch: Settlement[], batchId?: string): Promise<void> {
+export async function applySettlements(db: Kysely<Database>, batch: Settlement[], batchId?: string, recovered = false): Promise<void> {
   if (batch.length === 0) return;
-  const changes = balanceChanges(batch);
-  const sqlite = sqliteHandleOf(db);
-  if (sqlite && settleSync(sqlite, changes)) return;
+  const sqlite = recovered ? undefined : sqliteHandleOf(db);
+  if (sqlite && settleSync(sqlite, balanceChanges(batch), batchId)) return;
   await db.transaction().execute(async (trx) => {
+    const changes = balanceChanges(recovered ? await takeBackReservations(trx, batch) : batch);
     await recordBatch(trx, batchId);
     await applyBalances(trx, changes);
     const { logs } = changes;
@@ -103,13 +107,13 @@ export async function applySettlements(db: Kysely<Database>, batch: Settlement[]
  * away or locked, the connection lost) fails the whole transaction instead, so the batch is kept and retried rather
  * than every log set aside.
  */
-export async function applySettlementsIsolated(db: Kysely<Database>, batch: Settlement[], batchId?: string): Promise<NewLog[]> {
+export async function applySettlementsIsolated(db: Kysely<Database>, batch: Settlement[], batchId?: string, recovered = false): Promise<NewLog[]> {
   if (batch.length === 0) return [];
-  const changes = balanceChanges(batch);
-  const sqlite = sqliteHandleOf(db);
-  const refusedSync = sqlite ? settleSyncIsolated(sqlite, changes) : null;
+  const sqlite = recovered ? undefined : sqliteHandleOf(db);
+  const refusedSync = sqlite ? settleSyncIsolated(sqlite, balanceChanges(batch), batchId) : null;
   if (refusedSync) return refusedSync;
   return db.transaction().execute(async (trx) => {
+    const changes = balanceChanges(recovered ? await takeBackReservations(trx, batch) : batch);
     await recordBatch(trx, batchId);
     await applyBalances(trx, changes);
     const refused: NewLog[] = [];
@@ -126,6 +130,26 @@ export async function applySettlementsIsolated(db: Kysely<Database>, batch: Sett
     }
     return refused;
   });
+}
+
+/**
+ * Deletes the journal rows of a replayed batch's reservations one by one: a row already gone was given back to its
+ * user, so its settlement is applied as if nothing had been reserved. Whoever deletes a row owns its amount — the
+ * release does the same — so a release running at the same time cannot give it back too.
+ */
+async function takeBackReservations(trx: Transaction<Database>, batch: Settlement[]): Promise<Settlement[]> {
+  const taken: Settlement[] = [];
+  for (const s of batch) {
+    const r = s.reservation;
+    if (r.id === undefined) {
+      taken.push(s);
+      continue;
+    }
+    const gone = await trx.deleteFrom('reservations').where('id', '=', r.id).executeTakeFirst();
+    const amount = Number(gone.numDeletedRows) === 1 ? r.amount : 0;
+    taken.push({ ...s, reservation: { ...r, amount, id: undefined } });
+  }
+  return taken;
 }
 
 async function recordBatch(trx: Transaction<Database>, batchId: string | undefined): Promise<void> {

@@ -108,7 +108,7 @@ function procState(pid: number): { startedMs: number; exited: boolean } | null {
 }
 
 /** Whether the process a holder names is still the one running under its pid (running, and its start time matches). */
-function holderAlive(pid: number, startedMs: number): boolean {
+export function holderAlive(pid: number, startedMs: number): boolean {
   try {
     process.kill(pid, 0);
   } catch (err) {

@@ -3,6 +3,8 @@ import type { StreamMeter } from './client.js';
 import type { SideMeter } from './side-meter.js';
 import { WholeEvents } from './sse-events.js';
 
+const EMPTY = Buffer.alloc(0);
+
 /** Why a stream stopped before its end, as its client is told (in the format's error event). */
 export interface StreamCut {
   status: number;
@@ -45,10 +47,12 @@ export abstract class PassthroughMeter<M extends FormatMeter> implements StreamM
 
 /**
  * A passthrough that forwards only whole events, so a stream that stops before its end gets no half event but the
- * format's error event, which the client's parser reads cleanly.
+ * format's error event, which the client's parser reads cleanly. The events from the one that ends the stream on are
+ * held back for the end of the answer: the call is settled (journaled) before the client can take it as finished.
  */
 export abstract class WholeEventsPassthroughMeter<M extends SideMeter<object>> extends PassthroughMeter<M> {
   private readonly events = new WholeEvents();
+  private held: Buffer[] = [];
 
   /** The stream reached an end the client can take as final. */
   protected abstract ended(): boolean;
@@ -58,13 +62,18 @@ export abstract class WholeEventsPassthroughMeter<M extends SideMeter<object>> e
 
   override push(chunk: Buffer): Buffer {
     this.meter.push(chunk);
-    return this.events.push(chunk);
+    const whole = this.events.push(chunk);
+    if (!this.ended() || whole.length === 0) return whole;
+    this.held.push(whole);
+    return EMPTY;
   }
 
   finish(cut: boolean, reason: StreamCut = UPSTREAM_CUT): Buffer {
     this.meter.finish();
+    const held = this.held;
+    this.held = [];
     // An upstream that ended cleanly but without a last blank line keeps its bytes; a cut one loses its half event.
-    if (!cut && this.ended()) return this.events.take();
-    return Buffer.from(this.cutEvent(reason));
+    if (!cut && this.ended()) return Buffer.concat([...held, this.events.take()]);
+    return Buffer.concat([...held, Buffer.from(this.cutEvent(reason))]);
   }
 }

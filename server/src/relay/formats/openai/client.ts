@@ -9,8 +9,7 @@ import { openAIPromptTexts } from './prompt-text.js';
 
 const DONE_TEXT = 'data: [DONE]\n\n';
 const DONE = Buffer.from(DONE_TEXT);
-const EMPTY = Buffer.alloc(0);
-
+const DONE_LINE = 'data: [DONE]';
 
 const event = (data: unknown) => `data: ${JSON.stringify(data)}\n\n`;
 const CHUNK_KEYS = ['id', 'object', 'created', 'model', 'choices'];
@@ -91,21 +90,32 @@ class OpenAIChunkEncoder implements ChunkEncoder {
 
 /**
  * OpenAI's own stream passed through: the meter; a usage chunk counted here when the client asked for usage and the
- * upstream sent none (its [DONE] is held back until then); [DONE] when the upstream ended without it.
+ * upstream sent none; then [DONE], held back until the call is settled (or added when the upstream ended without it).
  */
 class OpenAIPassthroughMeter extends PassthroughMeter<OpenAIStreamMeter> {
   constructor(private readonly call: ClientCall) {
     super(new OpenAIStreamMeter(call.model, !call.clientWantsStreamUsage));
   }
 
+  /** The upstream's [DONE] is never forwarded as it comes: close() writes it once the call is settled. */
+  override push(chunk: Buffer): Buffer {
+    const before = this.meter.doneSent;
+    return this.withoutDone(before, this.meter.push(chunk));
+  }
+
+  private withoutDone(sentBefore: boolean, out: Buffer): Buffer {
+    return sentBefore || !this.meter.doneSent ? out : out.subarray(0, out.lastIndexOf(DONE_LINE));
+  }
+
   finish(cut: boolean, reason: StreamCut = UPSTREAM_CUT): Buffer {
-    const rest = this.meter.finish();
+    const before = this.meter.doneSent;
+    const rest = this.withoutDone(before, this.meter.finish());
     if (cut) return Buffer.from(event({ error: { message: reason.message, type: openAIErrorType(reason.status), code: reason.status } }));
     return rest;
   }
 
   close(usage: Usage): Buffer {
-    if (this.meter.usage || !this.call.clientWantsStreamUsage) return this.meter.doneSent ? EMPTY : DONE;
+    if (this.meter.usage || !this.call.clientWantsStreamUsage) return DONE;
     const { id, created, model } = this.meter.streamIdentity();
     return Buffer.from(event({ id, object: 'chat.completion.chunk', created, model: model || this.call.model, choices: [], usage: chatUsageOf(usage) }) + DONE_TEXT);
   }

@@ -138,6 +138,8 @@ describe.each(setups)('revocations on a node with two workers ($name)', { timeou
     const manage = (action: string) => () => root('POST', '/api/user/manage', { id: memberId, action });
     expect(await servedAfterWithdrawal(token.key, manage('enable'), manage('disable'))).toEqual([]);
     await manage('enable')();
+    // A ban ends the account's sessions for good (auth/session.ts): the next tests sign in again.
+    member = await signedIn(server.url, 'revoked', 'password123');
   });
 
   it("refuses the first call after the model's price is removed (an option change)", async () => {

@@ -74,9 +74,10 @@ describe.each(testDatabases())('paged lists with numbers nobody should send, on 
   afterAll(() => t.close());
 
   it('never answers 500 on any list, whatever p, size and page_size say', async () => {
-    // Every GET without a path parameter, except the two that call upstreams.
-    const upstream = new Set(['/api/channel/test', '/api/channel/update_balance']);
-    const lists = t.app.accessTable.filter((r) => r.method === 'GET' && !r.url.includes(':') && !upstream.has(r.url));
+    // Every GET without a path parameter, except the two that call upstreams and sign-out (it ends root's session,
+    // which the next tests use).
+    const leftOut = new Set(['/api/channel/test', '/api/channel/update_balance', '/api/user/logout']);
+    const lists = t.app.accessTable.filter((r) => r.method === 'GET' && !r.url.includes(':') && !leftOut.has(r.url));
     const failures: string[] = [];
     for (const { url } of lists) {
       for (const n of NOT_SANE) {

@@ -1,8 +1,9 @@
 /*
  * Headers of an upstream's file (a drawing, synthesised speech, a transcript) served from the gateway's own origin.
- * The upstream's Content-Type is kept only when it is of the kind the route serves: an HTML page (or an SVG, which
- * runs script too) answered in an image's place would otherwise run in the gateway's origin, next to the console's
- * session. The browser is told not to guess another type, and to open whatever it is in a sandbox without script.
+ * The upstream's Content-Type is kept only when it is of the kind the route serves: an HTML page answered in an
+ * image's place would otherwise run in the gateway's origin, next to the console's session. The browser is told not
+ * to guess another type, and to open whatever it is in a sandbox without script: that is what keeps an SVG (an image
+ * that can hold script) harmless when it is opened as a page; inside an <img> its script never runs anyway.
  */
 
 export type MediaKind = 'image' | 'audio';
@@ -11,15 +12,12 @@ const SAFE_HEADERS = { 'x-content-type-options': 'nosniff', 'content-security-po
 
 const FALLBACK_TYPE = 'application/octet-stream';
 
-/** Types of the kind that are documents rather than media. */
-const SCRIPTABLE = new Set(['image/svg+xml']);
-
 /** The media type (without parameters, lower case) when it is of `kind`, else application/octet-stream. */
 export function mediaTypeOf(upstreamType: unknown, kind: MediaKind): string {
   if (typeof upstreamType !== 'string') return FALLBACK_TYPE;
   const type = upstreamType.split(';')[0].trim().toLowerCase();
   const [family, subtype] = type.split('/');
-  if (family !== kind || !subtype || !/^[a-z0-9][a-z0-9.+-]*$/.test(subtype) || SCRIPTABLE.has(type)) return FALLBACK_TYPE;
+  if (family !== kind || !subtype || !/^[a-z0-9][a-z0-9.+-]*$/.test(subtype)) return FALLBACK_TYPE;
   return type;
 }
 

@@ -269,7 +269,8 @@ describe.each(testDatabases())('Midjourney tasks on $name', (database) => {
       ['image/png', 'image/png'],
       ['IMAGE/WEBP; q=1', 'image/webp'],
       ['text/html; charset=utf-8', 'application/octet-stream'],
-      ['image/svg+xml', 'application/octet-stream'],
+      // An SVG may hold script: the sandboxing CSP below keeps it from running when the image is opened as a page.
+      ['image/svg+xml', 'image/svg+xml'],
       ['application/xhtml+xml', 'application/octet-stream'],
       ['image/', 'application/octet-stream'],
       [undefined, 'application/octet-stream'],

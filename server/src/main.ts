@@ -8,6 +8,7 @@ import { adaptHeapGrowth } from './heap-growth.js';
 import { runPrimary } from './cluster/primary.js';
 import { isClusterMessage } from './cluster/messages.js';
 import { unhonouredEnvWarnings } from './established-env.js';
+import { reportListening } from './listening.js';
 
 const LISTEN_BACKLOG = 4096;
 
@@ -51,6 +52,8 @@ async function serve(config: Config): Promise<void> {
   // A burst of clients connecting at once waits in the accept queue; Node's 511 would drop SYNs past it (the kernel
   // caps this at net.core.somaxconn). Under a primary, the primary listens and hands connections to the workers.
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
+  // A worker's channel is the primary's, which reports for the node.
+  if (config.workerIndex === 0) reportListening(app.server.address());
 }
 
 /**

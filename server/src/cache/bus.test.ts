@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createBus, type RedisBus } from './bus.js';
+import { channelPrefix, createBus, type RedisBus } from './bus.js';
 import { closedPort } from '../test/unreachable.js';
 import { RespStandIn } from '../test/resp-stand-in.js';
 
@@ -66,5 +66,15 @@ describe('the Redis bus renewing its subscriptions after a reconnect', () => {
       await bus.close();
       await redis.close();
     }
+  });
+});
+
+describe('bus channels', () => {
+  it('are named for the database when it is not 0, since pub/sub spans every database of a server', () => {
+    expect(channelPrefix('redis://127.0.0.1:6379')).toBe('switchyard:');
+    expect(channelPrefix('redis://127.0.0.1:6379/0')).toBe('switchyard:');
+    expect(channelPrefix('redis://:pw@127.0.0.1:6379/3')).toBe('switchyard:3:');
+    expect(channelPrefix('redis://127.0.0.1:6379?db=4')).toBe('switchyard:4:');
+    expect(channelPrefix('/run/redis.sock')).toBe('switchyard:');
   });
 });

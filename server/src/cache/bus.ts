@@ -35,7 +35,20 @@ export class LocalBus implements Bus {
   async close(): Promise<void> {}
 }
 
-const CHANNEL_PREFIX = 'switchyard:';
+/**
+ * Pub/sub channels belong to the whole Redis server, not to a database: deployments that share one server through
+ * database numbers (redis://host/2) would hear each other's invalidations. The number, when not 0, is in the name.
+ */
+export function channelPrefix(url: string): string {
+  let db = 0;
+  try {
+    const u = new URL(url);
+    db = Number(u.searchParams.get('db') ?? (u.pathname.slice(1) || 0));
+  } catch {
+    // Not a URL (a socket path): database 0.
+  }
+  return Number.isInteger(db) && db > 0 ? `switchyard:${db}:` : 'switchyard:';
+}
 
 /** Told when Redis goes away (once per outage) and when it is back. */
 export interface BusLog {
@@ -56,6 +69,7 @@ export class RedisBus implements Bus {
   private readonly sub: Redis;
   private readonly handlers = new Map<string, Handler[]>();
   private down = false;
+  private readonly channelPrefix: string;
 
   constructor(
     RedisClient: typeof Redis,
@@ -66,6 +80,7 @@ export class RedisBus implements Bus {
     nodeId = `${process.pid}-${Math.random().toString(36).slice(2, 10)}`,
   ) {
     this.nodeId = nodeId;
+    this.channelPrefix = channelPrefix(url);
     const bounds = { lazyConnect: false, maxRetriesPerRequest: 3, ...(commandTimeoutMs > 0 ? { commandTimeout: commandTimeoutMs } : {}) };
     this.pub = new RedisClient(url, bounds);
     // No ready check (an INFO) on the subscribing connection: a SUBSCRIBE sent as it connects put it in subscriber
@@ -80,7 +95,7 @@ export class RedisBus implements Bus {
       client.on('ready', () => this.cameBack());
     }
     this.sub.on('message', (channel: string, raw: string) => {
-      const topic = channel.slice(CHANNEL_PREFIX.length);
+      const topic = channel.slice(this.channelPrefix.length);
       const sep = raw.indexOf('|');
       if (sep < 0 || raw.slice(0, sep) === this.nodeId) return;
       for (const h of this.handlers.get(topic) ?? []) void h(raw.slice(sep + 1));
@@ -89,7 +104,7 @@ export class RedisBus implements Bus {
 
   async publish(topic: string, message: string): Promise<void> {
     try {
-      await this.pub.publish(CHANNEL_PREFIX + topic, `${this.nodeId}|${message}`);
+      await this.pub.publish(this.channelPrefix + topic, `${this.nodeId}|${message}`);
     } catch (err) {
       this.wentDown(err as Error);
     }
@@ -113,14 +128,14 @@ export class RedisBus implements Bus {
     else {
       this.handlers.set(topic, [handler]);
       // One that fails now is renewed at the next connection.
-      this.sub.subscribe(CHANNEL_PREFIX + topic).catch((err: unknown) => this.wentDown(err as Error));
+      this.sub.subscribe(this.channelPrefix + topic).catch((err: unknown) => this.wentDown(err as Error));
     }
   }
 
   /** Subscribing again to a channel already subscribed is a no-op for Redis, so the first connection may repeat. */
   private renewSubscriptions(): void {
     if (this.handlers.size === 0) return;
-    const channels = [...this.handlers.keys()].map((topic) => CHANNEL_PREFIX + topic);
+    const channels = [...this.handlers.keys()].map((topic) => this.channelPrefix + topic);
     this.sub.subscribe(...channels).catch((err: unknown) => this.wentDown(err as Error));
   }
 

@@ -6,6 +6,7 @@ import { insertChannels, setChannelStatus, updateChannel } from '../store/channe
 import { channelInput } from '../test/channel-input.js';
 import { createBus, LocalBus, type RedisBus } from './bus.js';
 import { RoutingTable } from './routing.js';
+import { sharedRedisUrl } from '../test/shared-redis.js';
 
 const channel = channelInput;
 
@@ -116,7 +117,7 @@ describe.each(testDatabases())('routing table on $name', (database) => {
   });
 
   it.runIf(!!process.env.SWITCHYARD_TEST_REDIS)('reloads on other nodes through the bus', async () => {
-    const url = process.env.SWITCHYARD_TEST_REDIS!;
+    const url = sharedRedisUrl()!;
     const busA = (await createBus(url)) as RedisBus;
     const busB = (await createBus(url)) as RedisBus;
     try {

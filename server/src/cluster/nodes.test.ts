@@ -5,6 +5,7 @@ import { testDatabases } from '../test/databases.js';
 import { booksOf, expectBalanced, openAccount, type Account } from '../test/ledger.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { fresh, startServerProcess, until, type ServerProcess } from '../test/server-process.js';
+import { sharedRedisUrl } from '../test/shared-redis.js';
 
 /*
  * Two nodes of one deployment, each a server process with two workers (WORKERS=2), on one PostgreSQL or MySQL
@@ -38,7 +39,7 @@ const SCHEDULING_SLACK_MS = 400;
 const LEASE_TAKEOVER_MS = 60_000;
 const METRICS_TOKEN = 'nodes-scrape-token';
 
-const redis = process.env.SWITCHYARD_TEST_REDIS;
+const redis = sharedRedisUrl();
 const serverDatabases = redis ? testDatabases().filter((d) => d.name !== 'sqlite') : [];
 
 /** A chat call; on a connection of its own unless `keepAlive` (then the worker is the connection's). */

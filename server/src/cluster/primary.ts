@@ -16,6 +16,7 @@ import { releaseReservationsOfProcess } from '../store/reservations.js';
 import { releaseDeadReservations } from './dead-reservations.js';
 import { replayDeadProcessJournals } from './dead-journals.js';
 import { journalPlaceOf } from '../relay/settlement-journal/open.js';
+import { reportListening } from '../listening.js';
 
 /*
  * The primary process of a node running several workers (WORKERS, one per core by default). It serves no request
@@ -83,6 +84,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
   const slots: Slot[] = Array.from({ length: count }, (_, i) => ({ index: i + 1, worker: null, startedAt: 0, restartMs: MIN_RESTART_MS }));
   const tokens = new TokenBroker();
   const serving = new WeakSet<Worker>();
+  let reported = false;
   const bus = new BusRelay(() => slots.flatMap((s) => (s.worker ? [s.worker] : [])), (w) => serving.has(w), log);
   let resolveDone!: () => void;
   const done = new Promise<void>((resolve) => (resolveDone = resolve));
@@ -92,7 +94,14 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
     slot.worker = worker;
     slot.startedAt = Date.now();
     worker.on('message', (m: unknown) => onMessage(worker, m));
-    worker.on('listening', () => serving.add(worker));
+    worker.on('listening', (address) => {
+      serving.add(worker);
+      // The node's port is reported once, when the first set of workers all listen (they share it).
+      if (!reported && slots.every((s) => s.worker !== null && serving.has(s.worker))) {
+        reported = true;
+        reportListening({ address: address.address ?? '', family: String(address.addressType), port: address.port });
+      }
+    });
     worker.on('exit', (code, signal) => void onExit(slot, worker, code, signal));
   };
 

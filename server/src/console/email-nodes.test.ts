@@ -8,6 +8,7 @@ import { loadConfig } from '../config.js';
 import { testDatabases } from '../test/databases.js';
 import { codeIn, startSmtpStandIn, type SmtpStandIn } from '../test/smtp-stand-in.js';
 import { NO_ADDRESS_LIMITS } from '../test/app.js';
+import { sharedRedisUrl } from '../test/shared-redis.js';
 
 /*
  * A code mailed by one node is good on another, and after a restart: codes live in the database (SQLite file,
@@ -34,7 +35,7 @@ const serverSetups: Setup[] = testDatabases()
     const open = (redis: boolean) => async () => {
       const { db, drop, url } = await database.open();
       await db.close();
-      return { env: { SQL_DSN: url!, ...(redis ? { REDIS_CONN_STRING: process.env.SWITCHYARD_TEST_REDIS! } : {}) }, drop };
+      return { env: { SQL_DSN: url!, ...(redis ? { REDIS_CONN_STRING: sharedRedisUrl()! } : {}) }, drop };
     };
     const setups = [{ name: `two nodes on ${database.name}`, open: open(false) }];
     if (process.env.SWITCHYARD_TEST_REDIS) setups.push({ name: `two nodes on ${database.name} with codes in Redis`, open: open(true) });

@@ -5,6 +5,7 @@ import { loadConfig } from '../config.js';
 import { OPTION_DEFAULTS } from '../options/index.js';
 import { testDatabases } from '../test/databases.js';
 import { NO_ADDRESS_LIMITS, startTestApp, type Session, type TestApp } from '../test/app.js';
+import { sharedRedisUrl } from '../test/shared-redis.js';
 
 describe.each(testDatabases())('the option API on $name', (database) => {
   let t: TestApp;
@@ -173,7 +174,7 @@ describe.each(testDatabases())('the option API on $name', (database) => {
 });
 
 /* Two nodes on one server database and one Redis: a change made through one is served by the other at once. */
-const redisUrl = process.env.SWITCHYARD_TEST_REDIS;
+const redisUrl = sharedRedisUrl();
 describe.each(testDatabases().filter((d) => d.name !== 'sqlite' && redisUrl))('an option change on two nodes sharing $name and Redis', (database) => {
   let t: TestApp;
   let other: FastifyInstance;

@@ -9,6 +9,7 @@ import { NO_ADDRESS_LIMITS, startTestApp, type TestApp } from '../test/app.js';
 import { TcpProxy } from '../test/tcp-proxy.js';
 import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
 import { READY_TIMEOUT_MS } from './readiness.js';
+import { sharedRedisUrl } from '../test/shared-redis.js';
 
 /*
  * GET /api/ready answers 503 naming the dependency that went away — whether it stopped answering or closed its
@@ -128,9 +129,9 @@ describe.runIf(redisAvailable)('readiness when Redis goes away', () => {
   let redis: PrivateRedis | null = null;
   beforeAll(async () => {
     redis = hasRedisServer() ? await startPrivateRedis() : null;
-    proxy = await TcpProxy.start(redis?.url ?? process.env.SWITCHYARD_TEST_REDIS!);
+    proxy = await TcpProxy.start(redis?.url ?? sharedRedisUrl()!);
     const [sqlite] = testDatabases();
-    t = await startTestApp(sqlite, { REDIS_CONN_STRING: proxy.through(redis?.url ?? process.env.SWITCHYARD_TEST_REDIS!) });
+    t = await startTestApp(sqlite, { REDIS_CONN_STRING: proxy.through(redis?.url ?? sharedRedisUrl()!) });
   });
   afterEach(async () => {
     await proxy.restore();

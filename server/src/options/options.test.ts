@@ -6,6 +6,7 @@ import { createBus, LocalBus, type RedisBus } from '../cache/bus.js';
 import { saveOptionRow } from '../store/options.js';
 import { Options } from './index.js';
 import { parseOption } from './parse.js';
+import { sharedRedisUrl } from '../test/shared-redis.js';
 
 describe('option parsing', () => {
   it('parses booleans, numbers and JSON by the type of the default', () => {
@@ -57,7 +58,7 @@ describe.each(testDatabases())('options store on $name', (database) => {
   });
 
   it.runIf(!!process.env.SWITCHYARD_TEST_REDIS)('propagates a change to another node through Redis', async () => {
-    const url = process.env.SWITCHYARD_TEST_REDIS!;
+    const url = sharedRedisUrl()!;
     const busA = (await createBus(url)) as RedisBus;
     const busB = (await createBus(url)) as RedisBus;
     try {

@@ -10,6 +10,7 @@ import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks
 import { GEMINI_MOCK_KEY, startGeminiMock, type GeminiMock } from '../test/mocks/gemini.js';
 import { startResponsesMock, type ResponsesMock } from '../test/mocks/openai-responses.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
+import { sharedRedisUrl } from '../test/shared-redis.js';
 
 /*
  * Conversations continued through the Responses API on channels that do not keep state (Claude, Gemini): the
@@ -44,7 +45,7 @@ interface Variant {
 
 const variants: Variant[] = testDatabases().map((database) => ({ name: database.name, database, env: {} }));
 if (process.env.SWITCHYARD_TEST_REDIS) {
-  variants.push({ name: 'redis', database: testDatabases()[0], env: { REDIS_CONN_STRING: process.env.SWITCHYARD_TEST_REDIS } });
+  variants.push({ name: 'redis', database: testDatabases()[0], env: { REDIS_CONN_STRING: sharedRedisUrl()! } });
 }
 
 type Messages = Array<{ role: string; content: unknown }>;
@@ -401,7 +402,7 @@ describe.each(variants)('Responses kept by the gateway ($name)', (variant) => {
   });
 
   async function forgetInRedis(): Promise<void> {
-    const redis = new Redis(process.env.SWITCHYARD_TEST_REDIS!);
+    const redis = new Redis(sharedRedisUrl()!);
     try {
       if (kept.size > 0) await redis.del(...[...kept].map((id) => `switchyard:responses:${id}`));
       for (const userId of keepers) {
@@ -416,7 +417,7 @@ describe.each(variants)('Responses kept by the gateway ($name)', (variant) => {
 
   async function ageResponse(id: string, seconds: number): Promise<void> {
     if (variant.name === 'redis') {
-      const redis = new Redis(process.env.SWITCHYARD_TEST_REDIS!);
+      const redis = new Redis(sharedRedisUrl()!);
       try {
         const created = Number(await redis.hget(`switchyard:responses:${id}`, 'created'));
         await redis.hset(`switchyard:responses:${id}`, 'created', created - seconds);

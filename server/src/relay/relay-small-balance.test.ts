@@ -9,6 +9,7 @@ import { testDatabases } from '../test/databases.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { NO_ADDRESS_LIMITS } from '../test/app.js';
+import { sharedRedisUrl } from '../test/shared-redis.js';
 
 /*
  * A small balance can be spent by many calls at once. Each call reserves an estimate ~13x its real cost (prompt +
@@ -22,7 +23,7 @@ const CALLS = 1000;
 const BALANCE = 300 * COST;
 
 describe.each(testDatabases())('a small balance under 1,000 concurrent calls on $name', (database) => {
-  const redis = process.env.SWITCHYARD_TEST_REDIS;
+  const redis = sharedRedisUrl();
   const twoNodes = database.name !== 'sqlite' && Boolean(redis);
   let f: RelayFixture;
   let other: FastifyInstance | null = null;

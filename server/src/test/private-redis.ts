@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
-import { closedPort } from './unreachable.js';
+import { closedPort, probePort } from './unreachable.js';
 
 /*
  * A Redis of the test's own (`redis-server` on a free port, nothing saved), so a test can kill it mid-load and bring
@@ -18,24 +17,13 @@ export interface PrivateRedis {
   close(): Promise<void>;
 }
 
-async function accepting(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
-
 export async function startPrivateRedis(): Promise<PrivateRedis> {
   const port = await closedPort();
   let child: ChildProcess | null = null;
   const start = async () => {
     child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
     const deadline = Date.now() + 10_000;
-    while (!(await accepting(port))) {
+    while ((await probePort(port)) !== 'open') {
       if (Date.now() > deadline) throw new Error('redis-server did not start');
       await new Promise((r) => setTimeout(r, 25));
     }

@@ -1,8 +1,8 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { isListeningReport } from '../listening.js';
 
 /*
  * The server as operators run it: its own process (src/main.ts through tsx), on a port of its own, with a SQLite
@@ -31,17 +31,6 @@ export interface ServerProcess {
   cleanup(): void;
 }
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface ProcessOptions {
   /**
    * A process group of its own (as systemd or a container runtime starts it), so the test can signal the whole group
@@ -52,13 +41,14 @@ export interface ProcessOptions {
 
 export async function startServerProcess(env: Record<string, string> = {}, opts: ProcessOptions = {}): Promise<ServerProcess> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-proc-'));
-  const port = await freePort();
   const sqlitePath = path.join(dir, 'switchyard.db');
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
     cwd: SERVER_ROOT,
     env: {
       ...process.env,
-      PORT: String(port),
+      // The system picks the port as the process binds it, and the process reports it (listening.ts): a port
+      // picked here and bound later could be taken meanwhile by a test file running beside this one.
+      PORT: '0',
       HOST: '127.0.0.1',
       SQLITE_PATH: sqlitePath,
       SQL_DSN: '',
@@ -72,7 +62,7 @@ export async function startServerProcess(env: Record<string, string> = {}, opts:
       WORKERS: '1',
       ...env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
     detached: opts.ownGroup === true,
   });
   let output = '';
@@ -81,21 +71,8 @@ export async function startServerProcess(env: Record<string, string> = {}, opts:
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null; at: number }>((resolve) => {
     child.on('exit', (code, signal) => resolve({ code, signal, at: Date.now() }));
   });
+  const port = await reportedPort(child, () => output);
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited at start: ${output}`);
-    const up = await fetch(`${url}/api/status`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error(`server did not start: ${output}`);
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
   const rootHeaders = async () => {
     const res = await fetch(`${url}/api/user/login`, {
         method: 'POST',
@@ -122,6 +99,32 @@ export async function startServerProcess(env: Record<string, string> = {}, opts:
     workerPids: () => workerPids(child.pid!),
     cleanup: () => rmSync(dir, { recursive: true, force: true }),
   };
+}
+
+/**
+ * The port a child started with PORT=0 and an IPC channel reports once it serves (listening.ts); throws with its
+ * output when it exits first or takes over a minute.
+ */
+export async function reportedPort(child: ChildProcess, output: () => string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      done(new Error(`server did not start: ${output()}`));
+    }, 60_000);
+    const onMessage = (m: unknown) => {
+      if (isListeningReport(m)) done(null, m.port);
+    };
+    const onExit = () => done(new Error(`server exited at start: ${output()}`));
+    const done = (err: Error | null, port = 0) => {
+      clearTimeout(timer);
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      if (err) reject(err);
+      else resolve(port);
+    };
+    child.on('message', onMessage);
+    child.once('exit', onExit);
+  });
 }
 
 /** The rate limits as they ship (the process harness turns them off unless a test asks). */

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { closedPort } from './unreachable.js';
 
 /*
  * A TCP relay in front of a real server (a database, Redis) that a test can make go away in the two ways a network
@@ -27,7 +28,9 @@ export class TcpProxy {
 
   static async start(target: string): Promise<TcpProxy> {
     const u = new URL(target);
-    const proxy = new TcpProxy(u.hostname, Number(u.port));
+    // A port of its own outside the system's range for port 0: after close() it listens on it again, and a port the
+    // system handed out could by then be another test file's.
+    const proxy = new TcpProxy(u.hostname, Number(u.port), await closedPort());
     await proxy.listen();
     return proxy;
   }

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /*
@@ -9,13 +10,46 @@ import net from 'node:net';
  *   addresses are not used: on some networks a transparent proxy answers them.
  */
 
-/** A port on 127.0.0.1 that nothing listens on (it was free a moment ago). */
+/*
+ * Closed ports are taken below the range the system hands out for port 0 (ip_local_port_range), where no test binds
+ * anything but these ports: a port that was free a moment ago in that range could be handed at once to a server of
+ * a test file running beside this one. Each Vitest worker (VITEST_POOL_ID) draws from a band of its own, so two files
+ * running at once never pick the same one; a test may also listen on one later (a Redis brought back on its port).
+ */
+const BAND = 500;
+const BANDS_FROM = 10_000;
+
+function ephemeralLow(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]) || 32_768;
+  } catch {
+    return 32_768;
+  }
+}
+
+const bands = Math.max(1, Math.floor((ephemeralLow() - BANDS_FROM) / BAND));
+const band = BANDS_FROM + (Number(process.env.VITEST_POOL_ID ?? 0) % bands) * BAND;
+let next = Math.floor(Math.random() * BAND);
+
+/** What a connection to 127.0.0.1:`port` meets: a listener, a refusal, or another error. */
+export async function probePort(port: number): Promise<'open' | 'refused' | 'failed'> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve('open');
+    });
+    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED' ? 'refused' : 'failed'));
+  });
+}
+
+/** A port on 127.0.0.1 that nothing listens on, and that no other test file's server can be given meanwhile. */
 export async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
+  for (let tries = 0; tries < BAND; tries++) {
+    const port = band + (next++ % BAND);
+    if ((await probePort(port)) === 'refused') return port;
+  }
+  throw new Error(`no closed port left in ${band}-${band + BAND - 1}`);
 }
 
 export interface BlackHole {

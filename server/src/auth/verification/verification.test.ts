@@ -6,6 +6,7 @@ import { testDatabases } from '../../test/databases.js';
 import { CODE_TTL_SECONDS, EmailCodes, MAX_ATTEMPTS, RESEND_GAP_SECONDS, SEND_WINDOW_SECONDS, SENDS_PER_WINDOW, type CodeBackend } from './index.js';
 import { RedisCodeBackend } from './redis.js';
 import { SqlCodeBackend } from './sql.js';
+import { sharedRedisUrl } from '../../test/shared-redis.js';
 
 /*
  * Every place codes can be kept — the SQL database (SQLite, and PostgreSQL / MySQL when SWITCHYARD_TEST_PG /
@@ -36,12 +37,12 @@ const redisBackends: Backend[] = process.env.SWITCHYARD_TEST_REDIS
           const clients: Redis[] = [];
           return {
             backend: () => {
-              const client = new Redis(process.env.SWITCHYARD_TEST_REDIS!);
+              const client = new Redis(sharedRedisUrl()!);
               clients.push(client);
               return new RedisCodeBackend(client, prefix);
             },
             async close() {
-              const admin = new Redis(process.env.SWITCHYARD_TEST_REDIS!);
+              const admin = new Redis(sharedRedisUrl()!);
               const keys = await admin.keys(`${prefix}*`);
               if (keys.length > 0) await admin.del(...keys);
               admin.disconnect();

@@ -4,6 +4,7 @@ import { Options } from '../../options/index.js';
 import { testDatabases } from '../../test/databases.js';
 import { migratedDatabase } from '../../test/migrated-database.js';
 import { sensitiveWordMatcher, wordList } from './index.js';
+import { sharedRedisUrl } from '../../test/shared-redis.js';
 
 /** Buses of nodes in one process: what one publishes, the others hear (as Redis pub/sub delivers it). */
 function linkedBuses(count: number): Bus[] {
@@ -70,7 +71,7 @@ describe.each(testDatabases())('the matcher of the options on $name', (database)
   });
 
   it.runIf(!!process.env.SWITCHYARD_TEST_REDIS)('follows a change made on another node through Redis', async () => {
-    const url = process.env.SWITCHYARD_TEST_REDIS!;
+    const url = sharedRedisUrl()!;
     const busA = (await createBus(url)) as RedisBus;
     const busB = (await createBus(url)) as RedisBus;
     const a = new Options(db().kysely, busA);

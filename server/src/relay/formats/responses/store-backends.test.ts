@@ -7,6 +7,7 @@ import { newIdBase, responseId } from './ids.js';
 import { STATE, type ResponsesBackend, type StoreRow } from './store.js';
 import { RedisResponsesStore } from './store-redis.js';
 import { SqlResponsesStore } from './store-sql.js';
+import { sharedRedisUrl } from '../../../test/shared-redis.js';
 
 /*
  * Every place responses can be kept — the SQL database (SQLite, and PostgreSQL / MySQL when SWITCHYARD_TEST_PG /
@@ -43,8 +44,8 @@ const redisBackends: Backend[] = process.env.SWITCHYARD_TEST_REDIS
         name: 'redis',
         async open() {
           const prefix = `switchyard-test-${randomBytes(4).toString('hex')}:responses:`;
-          const redis = new Redis(process.env.SWITCHYARD_TEST_REDIS!);
-          const admin = new Redis(process.env.SWITCHYARD_TEST_REDIS!);
+          const redis = new Redis(sharedRedisUrl()!);
+          const admin = new Redis(sharedRedisUrl()!);
           return {
             store: new RedisResponsesStore(redis, () => 30 * DAY, prefix),
             age: async (id, seconds) => {
@@ -148,7 +149,7 @@ describe.each([...sqlBackends, ...redisBackends])('the $name response store', (b
   it.runIf(backend.name === 'redis')('lets Redis expire each response after the retention time', async () => {
     const r = row(11);
     await store.write([r]);
-    const admin = new Redis(process.env.SWITCHYARD_TEST_REDIS!);
+    const admin = new Redis(sharedRedisUrl()!);
     try {
       const keys = await admin.keys(`*${r.id}`);
       expect(keys).toHaveLength(1);

@@ -10,6 +10,7 @@ import { testDatabases, type TestDatabase } from '../../../test/databases.js';
 import { openAccount } from '../../../test/ledger.js';
 import { startMidjourneyProxyStandIn, type MidjourneyProxyStandIn } from '../../../test/midjourney-proxy-stand-in.js';
 import { MJ_MODELS } from './fixture.js';
+import { sharedRedisUrl } from '../../../test/shared-redis.js';
 
 /*
  * The poller across processes: a new process on the same database continues a task where the last one left it,
@@ -75,7 +76,7 @@ describe.each(testDatabases())('the Midjourney poller after a restart on $name',
   });
 });
 
-const redisUrl = process.env.SWITCHYARD_TEST_REDIS;
+const redisUrl = sharedRedisUrl();
 describe.each(testDatabases().filter((d) => d.name !== 'sqlite' && redisUrl))('the Midjourney poller on two nodes sharing $name and Redis', (database) => {
   it('runs on the node holding the lease only', async () => {
     const { db: adminDb, drop, url } = await database.open();

@@ -7,6 +7,7 @@ import { testDatabases } from '../../../test/databases.js';
 import { openAccount } from '../../../test/ledger.js';
 import { startSunoStandIn, type SunoStandIn } from '../../../test/suno-stand-in.js';
 import { expectBooks, submitMusic, suno, sunoChannel } from '../../../test/suno-fixture.js';
+import { sharedRedisUrl } from '../../../test/shared-redis.js';
 
 /*
  * Two nodes of one deployment (PostgreSQL or MySQL, and Redis): both run the Suno poller job, but only the node
@@ -14,7 +15,7 @@ import { expectBooks, submitMusic, suno, sunoChannel } from '../../../test/suno-
  */
 
 const JOB = 'task-poller:suno';
-const redis = process.env.SWITCHYARD_TEST_REDIS;
+const redis = sharedRedisUrl();
 const serverDatabases = redis ? testDatabases().filter((d) => d.name !== 'sqlite') : [];
 
 describe.each(serverDatabases)('the Suno poller on two nodes on $name with Redis', (database) => {

@@ -46,13 +46,11 @@ const took = [];
 let failed = null;
 for (const name of steps) {
   const started = Date.now();
+  // A step's runs all run (a failure in the serial run does not hide one in the parallel run); the step fails if any did.
   for (const [command, ...args] of STEPS[name]) {
     console.log(`\n=== ${name}: ${command} ${args.join(' ')}`);
     const run = spawnSync(command, args, { cwd: ROOT, stdio: 'inherit' });
-    if (run.status !== 0) {
-      failed = { name, code: run.status ?? 1 };
-      break;
-    }
+    if (run.status !== 0) failed ??= { name, code: run.status ?? 1 };
   }
   took.push({ step: name, ms: Date.now() - started, ok: failed === null });
   if (failed) break;

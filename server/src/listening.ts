@@ -1,5 +1,3 @@
-import type { AddressInfo } from 'node:net';
-
 /*
  * A parent that started the server with an IPC channel (Node's `spawn(..., { stdio: [..., 'ipc'] })`: a supervisor,
  * a test harness) is told the port once the server answers on it. With PORT=0 the system picks a free port at bind
@@ -16,8 +14,8 @@ export const isListeningReport = (m: unknown): m is ListeningReport =>
   typeof m === 'object' && m !== null && (m as ListeningReport).sy === 'listening' && typeof (m as ListeningReport).port === 'number';
 
 /** Sends the report when there is a parent channel, then lets the channel no longer keep the process alive. */
-export function reportListening(address: AddressInfo | string | null): void {
-  if (!process.send || !process.connected || address === null || typeof address === 'string') return;
-  process.send({ sy: 'listening', port: address.port } satisfies ListeningReport);
+export function reportListening(port: number): void {
+  if (!process.send || !process.connected) return;
+  process.send({ sy: 'listening', port } satisfies ListeningReport);
   process.channel?.unref();
 }

@@ -1,4 +1,5 @@
 import cluster from 'node:cluster';
+import type { AddressInfo } from 'node:net';
 import { pino } from 'pino';
 import { loadConfig, type Config } from './config.js';
 import { buildApp } from './app.js';
@@ -53,7 +54,7 @@ async function serve(config: Config): Promise<void> {
   // caps this at net.core.somaxconn). Under a primary, the primary listens and hands connections to the workers.
   await app.listen({ port: config.port, host: config.host, backlog: LISTEN_BACKLOG });
   // A worker's channel is the primary's, which reports for the node.
-  if (config.workerIndex === 0) reportListening(app.server.address());
+  if (config.workerIndex === 0) reportListening((app.server.address() as AddressInfo).port);
 }
 
 /**

@@ -99,7 +99,7 @@ export async function runPrimary(config: Config, count: number, log: Logger): Pr
       // The node's port is reported once, when the first set of workers all listen (they share it).
       if (!reported && slots.every((s) => s.worker !== null && serving.has(s.worker))) {
         reported = true;
-        reportListening({ address: address.address ?? '', family: String(address.addressType), port: address.port });
+        reportListening(address.port);
       }
     });
     worker.on('exit', (code, signal) => void onExit(slot, worker, code, signal));

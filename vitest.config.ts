@@ -12,7 +12,15 @@ export default defineConfig({
       { extends: true, test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'] } },
       {
         extends: true,
-        test: { name: 'server', include: ['server/src/**/*.test.ts'], exclude: [...configDefaults.exclude, START_TEST], testTimeout: 30_000, hookTimeout: 60_000 },
+        test: {
+          name: 'server',
+          include: ['server/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, START_TEST],
+          // Password hashes at a test cost in the test process only (auth/password.ts says where the real one is proved).
+          setupFiles: ['server/src/test/low-password-cost.ts'],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
       },
       // Times `npm start`: `npm run test:unit` runs it on its own before the rest, so no other suite shares the cores.
       { extends: true, test: { name: 'start', include: [START_TEST], testTimeout: 30_000, hookTimeout: 60_000 } },

@@ -3,6 +3,8 @@ import { configDefaults, defineConfig } from 'vitest/config';
 
 const shared = path.resolve(import.meta.dirname, 'packages/shared/src/index.ts');
 const START_TEST = 'server/src/deploy/start.test.ts';
+// Password hashes at a test cost in the test process only (auth/password.ts says where the real one is proved).
+const LOW_PASSWORD_COST = 'server/src/test/low-password-cost.ts';
 
 /*
  * Files that assert how long something took, with a bound a loaded machine can break: they run in the `serial`
@@ -51,11 +53,17 @@ export default defineConfig({
       { extends: true, test: { name: 'shared', include: ['packages/shared/src/**/*.test.ts'] } },
       {
         extends: true,
-        // 60 s per test: with 4 files at a time a CPU-bound test (sign-ins hashing passwords) takes up to 4 times
-        // as long as alone.
-        test: { name: 'server', include: ['server/src/**/*.test.ts'], exclude: [...configDefaults.exclude, START_TEST, ...TIMED], testTimeout: 60_000, hookTimeout: 60_000 },
+        // 60 s per test: with 4 files at a time a CPU-bound test takes up to 4 times as long as alone.
+        test: {
+          name: 'server',
+          include: ['server/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, START_TEST, ...TIMED],
+          setupFiles: [LOW_PASSWORD_COST],
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
       },
-      { extends: true, test: { name: 'serial', include: TIMED, maxWorkers: 1, testTimeout: 30_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'serial', include: TIMED, maxWorkers: 1, setupFiles: [LOW_PASSWORD_COST], testTimeout: 30_000, hookTimeout: 60_000 } },
       // Times `npm start`: `npm run test:unit` runs it on its own before the rest, so no other suite shares the cores.
       { extends: true, test: { name: 'start', include: [START_TEST], maxWorkers: 1, testTimeout: 30_000, hookTimeout: 60_000 } },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.ts'], environment: 'node' } },

@@ -169,7 +169,8 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
     enabled: () => options.get('DataExportEnabled'),
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),
   });
-  const jobs = new JobRunner(app.log, { master: config.nodeType === 'master', lease: new DatabaseLease(db.kysely) });
+  const lease = new DatabaseLease(db.kysely, undefined, config.jobLeaseTtlSeconds * 1000);
+  const jobs = new JobRunner(app.log, { master: config.nodeType === 'master', lease });
   const redisError = (what: string) => (err: Error) => app.log.warn({ err }, `Redis (${what}): ${err.message}`);
   const responses = await openResponsesKeeper(
     config,

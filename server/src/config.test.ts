@@ -16,6 +16,13 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ RELAY_TIMEOUT: 'soon' })).toThrow();
   });
 
+  it('leases jobs for 40 s unless JOB_LEASE_TTL gives whole seconds from 2 to 3600', () => {
+    expect(loadConfig({}).jobLeaseTtlSeconds).toBe(40);
+    expect(loadConfig({ JOB_LEASE_TTL: '6' }).jobLeaseTtlSeconds).toBe(6);
+    expect(loadConfig({ JOB_LEASE_TTL: '3600' }).jobLeaseTtlSeconds).toBe(3600);
+    for (const refused of ['1', '0', '3601', '2.5', 'soon', '-5']) expect(() => loadConfig({ JOB_LEASE_TTL: refused })).toThrow(/JOB_LEASE_TTL/);
+  });
+
   it("opens the file an established SQLITE_PATH names, without its driver parameters", () => {
     expect(loadConfig({ SQLITE_PATH: '/data/one-api.db?_busy_timeout=5000' }).sqlitePath).toBe('/data/one-api.db');
     expect(loadConfig({ SQLITE_PATH: '/data/switchyard.db' }).sqlitePath).toBe('/data/switchyard.db');

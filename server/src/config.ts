@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { DEFAULT_LEASE_TTL_MS } from './jobs/lease.js';
 
 /** Every environment variable the server reads, parsed once. Names follow the ones operators of existing gateways know. */
 export interface Config {
@@ -66,6 +67,11 @@ export interface Config {
    */
   updateTask: boolean;
   taskPollIntervalSeconds: number;
+  /**
+   * How long a job lease lasts without renewal (JOB_LEASE_TTL, whole seconds, 40; 2 to 3600): when the node that
+   * holds it dies, another master takes the job over within this plus a quarter of it (jobs/lease.ts).
+   */
+  jobLeaseTtlSeconds: number;
   /** Seconds to wait between two channels of an all-channel test (POLLING_INTERVAL). */
   pollingIntervalSeconds: number;
   /**
@@ -171,6 +177,17 @@ function seconds(value: string | undefined, fallback: number): number {
   return positive(value);
 }
 
+export const JOB_LEASE_TTL_RANGE = { min: 2, max: 3600 } as const;
+
+/** JOB_LEASE_TTL: whole seconds within JOB_LEASE_TTL_RANGE; the lease's own default when unset. */
+function jobLeaseTtl(value: string | undefined): number {
+  if (value === undefined || value.trim() === '') return DEFAULT_LEASE_TTL_MS / 1000;
+  const n = Number(value);
+  const { min, max } = JOB_LEASE_TTL_RANGE;
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`JOB_LEASE_TTL must be whole seconds from ${min} to ${max}, not ${value}`);
+  return n;
+}
+
 /** Reverse proxies on the same host or a private network are trusted unless told otherwise. */
 const DEFAULT_TRUSTED_PROXIES = ['loopback', 'linklocal', 'uniquelocal'];
 
@@ -248,6 +265,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
     updateTask: env.UPDATE_TASK?.trim() !== 'false',
     taskPollIntervalSeconds: positive(env.TASK_POLL_INTERVAL) || 15,
+    jobLeaseTtlSeconds: jobLeaseTtl(env.JOB_LEASE_TTL),
     shutdownTimeoutSeconds: positive(env.SHUTDOWN_TIMEOUT) || 30,
     upstreamMaxConnections: int(env.UPSTREAM_MAX_CONNECTIONS, DEFAULT_UPSTREAM_MAX_CONNECTIONS),
     sqlMaxOpenConns: Math.max(1, int(env.SQL_MAX_OPEN_CONNS, 20)),

@@ -12,9 +12,9 @@ import { fresh, startServerProcess, until, workerPids, type ServerProcess } from
  * nothing, so no reservation stands in for the charge. Each call is told apart by the usage its upstream reports
  * (prompt tokens = its number + 1), so the consume logs say which calls were charged and how often.
  *
- * The worker dies while the database is slow to take writes (another connection holds its write lock for a
- * second): a worker serving calls then certainly holds settlements of answered calls that are not written yet,
- * rather than only when the kill happens to land inside its 100 ms batching window.
+ * The worker dies while the database is slow to take writes (another connection holds its write lock for 700 ms,
+ * then until the killed worker is gone): a worker serving calls then certainly holds settlements of answered calls
+ * that are not written yet, rather than only when the kill happens to land inside its 100 ms batching window.
  */
 
 const MODEL = 'gpt-4o';
@@ -153,9 +153,13 @@ describe.each(servers)('a worker killed under load on $name', { timeout: 240_000
     await until(() => received.size, (n) => n >= 300, 60_000);
     const [victim] = workerPids(running.child.pid!);
     const releaseWrites = await holdWrites(dsn, running.sqlitePath);
+    // The database stays slow for a while: this is the scenario, not a wait for an event. (On SQLite the calls
+    // themselves stop behind the lock, so there is no count of answers to wait for; what the workers hold unwritten
+    // is in them, out of the test's sight.)
     await sleep(700);
     process.kill(victim, 'SIGKILL');
-    await sleep(300);
+    // Gone (pgrep matches no dead process) before the writes resume, so it cannot write what it held.
+    await until(() => workerPids(running.child.pid!), (p) => !p.includes(victim), 10_000);
     await releaseWrites();
     // The node keeps answering on the other worker, and on the one that replaces the dead one.
     await until(() => workerPids(running.child.pid!), (p) => p.length === 2 && !p.includes(victim), 30_000);

@@ -4,7 +4,7 @@ import { USER_STATUS, type LoginUser } from '@switchyard/shared';
 import type { Kysely } from 'kysely';
 import type { Database, UserRow } from '../db/schema.js';
 import { fail } from '../lib/errors.js';
-import { hashPassword, needsRehash, UNKNOWN_USER_HASH, verifyPassword } from '../auth/password.js';
+import { hashPassword, needsRehash, unknownUserHash, verifyPassword } from '../auth/password.js';
 import { closeSession, endSessions, openSession, sessionAccount } from '../auth/session.js';
 import { requireTurnstile } from '../auth/turnstile.js';
 import { findUserByLogin } from '../store/users.js';
@@ -24,8 +24,11 @@ export function loginView(user: UserRow): LoginUser {
   };
 }
 
-/** An imported (bcrypt) hash gives way to ours at the first successful login; unless the password changed meanwhile. */
-async function replaceImportedHash(db: Kysely<Database>, user: UserRow, password: string): Promise<void> {
+/**
+ * An imported (bcrypt) hash, or a scrypt hash below the current cost, gives way to ours at the first successful login;
+ * unless the password changed meanwhile.
+ */
+async function replaceWeakHash(db: Kysely<Database>, user: UserRow, password: string): Promise<void> {
   const hash = await hashPassword(password);
   await db.updateTable('users').set({ password: hash }).where('id', '=', user.id).where('password', '=', user.password).execute();
 }
@@ -45,10 +48,10 @@ export const accountRoutes: FastifyPluginAsync = async (app) => {
     if (!login || !password) throw fail('请输入用户名和密码！');
     const user = await findUserByLogin(db.kysely, login);
     // Verify even for unknown users so timing does not reveal which usernames exist.
-    const valid = await verifyPassword(password, user?.password ?? UNKNOWN_USER_HASH);
+    const valid = await verifyPassword(password, user?.password ?? unknownUserHash());
     if (!user || !valid || user.deleted_at !== null) throw fail('用户名或密码错误，或用户已被封禁');
     if (user.status !== USER_STATUS.ENABLED) throw fail('用户名或密码错误，或用户已被封禁');
-    if (needsRehash(user.password)) await replaceImportedHash(db.kysely, user, password);
+    if (needsRehash(user.password)) await replaceWeakHash(db.kysely, user, password);
     const signedIn = await openSession(reply, db.kysely, user.id, config.sessionCookieSecure);
     if (!signedIn) throw fail('用户名或密码错误，或用户已被封禁');
     return ok(loginView(signedIn), '登录成功！');

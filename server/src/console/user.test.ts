@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import { startTestApp, type Session, type TestApp } from '../test/app.js';
 import { findUserById } from '../store/users.js';
-import { hashPassword } from '../auth/password.js';
+import { hashPassword, PRODUCTION_COST, TEST_COST, useProductionPasswordCost, useTestPasswordCost } from '../auth/password.js';
 
 const USER_DTO_KEYS = [
   'DeletedAt', 'aff_code', 'aff_count', 'aff_history_quota', 'aff_quota', 'display_name', 'email', 'github_id', 'group',
@@ -65,6 +65,23 @@ describe.each(testDatabases())('user self-service on $name', (database) => {
     await expect(t.login('bcryptuser', 'password')).resolves.toMatchObject({ userId: s.userId });
     expect((await row(s.userId)).password).toMatch(/^scrypt\$/);
     await expect(t.login('bcryptuser', 'password')).resolves.toMatchObject({ userId: s.userId });
+  });
+
+  it('replaces a hash made at the test cost with one at the production cost at the first login', async () => {
+    const s = await t.user('cheaphash');
+    const cheap = await hashPassword('cheap-password');
+    expect(cheap).toMatch(new RegExp(`^scrypt\\$${TEST_COST.N}\\$`));
+    await t.app.ctx.db.kysely.updateTable('users').set({ password: cheap }).where('id', '=', s.userId).execute();
+    // As in a production process (the test setup lowered the cost for this one): such a hash verifies, then gives way.
+    useProductionPasswordCost();
+    try {
+      await expect(t.login('cheaphash', 'cheap-password')).resolves.toMatchObject({ userId: s.userId });
+      const { N, r, p } = PRODUCTION_COST;
+      expect((await row(s.userId)).password).toMatch(new RegExp(`^scrypt\\$${N}\\$${r}\\$${p}\\$`));
+      await expect(t.login('cheaphash', 'cheap-password')).resolves.toMatchObject({ userId: s.userId });
+    } finally {
+      useTestPasswordCost();
+    }
   });
 
   it('changes the password only with the right original password', async () => {

@@ -14,11 +14,14 @@ describe.each(testDatabases().filter((d) => d.name !== 'sqlite'))('connection po
     try {
       let release!: () => void;
       const held = new Promise<void>((resolve) => (release = resolve));
+      let nowHeld!: () => void;
+      const connectionTaken = new Promise<void>((resolve) => (nowHeld = resolve));
       const holding = db.kysely.transaction().execute(async (trx) => {
         await sql`select 1`.execute(trx);
+        nowHeld();
         await held;
       });
-      await new Promise((r) => setTimeout(r, 50));
+      await connectionTaken;
       const started = Date.now();
       await expect(sql`select 1`.execute(db.kysely)).rejects.toThrow(/timeout|timed out/i);
       const waited = Date.now() - started;

@@ -58,7 +58,9 @@ describe.each(testDatabases())('job lease on $name', (database) => {
     await vi.waitFor(() => expect(runner.leaseStates()).toEqual([['hourly-job', true]]));
     // Past the lease's lifetime without a run: renewed all along, so no other node takes the job.
     c.now += 60_000;
-    await new Promise((r) => setTimeout(r, 50));
+    // Wait for a renewal at the new time: the lease then runs 40 s past it.
+    const expiry = () => db().kysely.selectFrom('job_leases').select('expires_at').where('name', '=', 'hourly-job').executeTakeFirstOrThrow();
+    await vi.waitFor(async () => expect(Number((await expiry()).expires_at)).toBe(c.now + 40_000));
     expect(await other.hold('hourly-job')).toBe(false);
     await runner.stop();
     expect(await other.hold('hourly-job')).toBe(true);

@@ -6,7 +6,8 @@ import { dropLease, takeLease } from '../store/job-leases.js';
 /*
  * Jobs that must run on one node of a deployment (the task pollers) hold a lease in the shared database before
  * each run. The holder renews it with every run and between runs (runner.ts); when its node dies, the lease runs out
- * after TTL and the next node to ask takes it — within TTL plus one renewal (40 s + 10 s: under a minute).
+ * after TTL and the next node to ask takes it — within TTL plus one renewal (40 s + 10 s: under a minute). TTL is
+ * JOB_LEASE_TTL (config.ts); the runner renews a quarter of it apart.
  *
  * The lease saves doubled work; it is not what keeps money right. A node that stalls past its lease may still
  * finish a run while another starts one, so everything a leased job writes is a conditional update that is safe to
@@ -22,6 +23,8 @@ export interface JobLease {
   holding(name: string): boolean;
   /** Gives up every lease this node holds (graceful stop). */
   releaseAll(): Promise<void>;
+  /** How long a lease lasts without renewal. */
+  readonly ttlMs: number;
 }
 
 export class DatabaseLease implements JobLease {
@@ -30,7 +33,7 @@ export class DatabaseLease implements JobLease {
   constructor(
     private readonly db: Kysely<Database>,
     readonly holder: string = randomUUID(),
-    private readonly ttlMs = DEFAULT_LEASE_TTL_MS,
+    readonly ttlMs = DEFAULT_LEASE_TTL_MS,
     private readonly now: () => number = Date.now,
   ) {}
 

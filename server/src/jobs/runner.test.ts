@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { JobLease } from './lease.js';
 import { JobRunner, type Job } from './runner.js';
 
 function recorder() {
@@ -146,6 +147,27 @@ describe('the job runner', () => {
     expect(polling.state.runs).toBe(1);
     await runner.stop();
     expect(flushing.state.runs).toBe(2);
+  });
+
+  it("renews the leases a quarter of the lease's lifetime apart (JOB_LEASE_TTL)", async () => {
+    const holds: string[] = [];
+    const lease: JobLease = {
+      ttlMs: 8000,
+      hold: async (name) => (holds.push(name), true),
+      holding: () => true,
+      releaseAll: async () => {},
+    };
+    const runner = new JobRunner(recorder().log, { master: true, lease });
+    runner.add(countingJob('leased', () => 3_600_000, { leased: true }).job).start();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(holds).toEqual(['leased']);
+    await vi.advanceTimersByTimeAsync(1999);
+    expect(holds).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(holds).toHaveLength(2);
+    await vi.advanceTimersByTimeAsync(6000);
+    expect(holds).toHaveLength(5);
+    await runner.stop();
   });
 
   it('runs master-only jobs on the master node only', () => {

@@ -1,4 +1,4 @@
-import { DEFAULT_LEASE_TTL_MS, type JobLease } from './lease.js';
+import type { JobLease } from './lease.js';
 
 /*
  * The background loops of a server process (dashboard roll-up flush, and later channel tests, balance updates,
@@ -118,7 +118,7 @@ export class JobRunner {
     this.renewing = Promise.all(names.map((name) => lease.hold(name).catch(() => false))).then(() => undefined);
     void this.renewing.then(() => {
       if (this.stopped) return;
-      this.leaseTimer = setTimeout(() => this.keepLeases(), this.options.leaseRenewMs ?? DEFAULT_LEASE_TTL_MS / 4);
+      this.leaseTimer = setTimeout(() => this.keepLeases(), this.options.leaseRenewMs ?? lease.ttlMs / 4);
       this.leaseTimer.unref();
     });
   }

@@ -27,7 +27,9 @@ describe('Redis clients are bounded', () => {
     const errors: Error[] = [];
     // Nothing listens on port 1: every connection attempt is refused.
     const redis = await openRedis('redis://127.0.0.1:1', { commandTimeoutMs: 300 }, (err) => errors.push(err), { retryStrategy: () => 20 });
-    await new Promise((r) => setTimeout(r, 300));
+    // Five refused reconnects, each with its error event.
+    let reconnects = 0;
+    await new Promise<void>((resolve) => redis.on('reconnecting', () => ++reconnects === 5 && resolve()));
     redis.disconnect();
     expect(errors).toHaveLength(1);
   });

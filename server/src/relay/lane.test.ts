@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import type { IncomingMessage } from 'node:http';
 import net from 'node:net';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,12 +161,16 @@ describe('relay lane with a client that leaves mid-body', () => {
     const f = await startRelay(sqlite);
     try {
       const { port } = new URL(f.baseUrl);
+      // The lane takes the call before this listener sees it (its handler is the server's first).
+      const taken = once(f.t.app.server, 'request') as Promise<[IncomingMessage]>;
       const socket = net.connect(Number(port), '127.0.0.1');
       await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
       socket.write('POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n{"model":');
-      await new Promise((r) => setTimeout(r, 100));
+      const [req] = await taken;
+      // Not events.once: the request errs (aborted) before it closes, and the lane's own listener takes that.
+      const gone = new Promise((resolve) => req.once('close', resolve));
       socket.destroy();
-      await new Promise((r) => setTimeout(r, 100));
+      await gone;
       const started = Date.now();
       await f.t.app.close();
       expect(Date.now() - started).toBeLessThan(2000);
@@ -186,7 +192,8 @@ describe('relay lane on shutdown', () => {
       const calls = Array.from({ length: 5 }, () =>
         fetch(`${f.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${k}`, 'content-type': 'application/json' }, body: JSON.stringify(chat) }),
       );
-      await new Promise((r) => setTimeout(r, 100));
+      // All five in flight: the upstream holds each for 300 ms.
+      await expect.poll(() => mock.requests.length, { timeout: 10_000, interval: 10 }).toBe(5);
       const closing = f.t.app.close();
       const answers = await Promise.all(calls);
       await closing;

@@ -2,6 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { countTextTokens } from './tokenizer.js';
 import { testDatabases } from '../test/databases.js';
+import { quiesce } from '../test/ledger.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { billing, CACHE_CREATION_RATIO, costOf as costAt, setPrices, type Price, type Tokens } from '../test/billing.js';
 import { listenLocal } from '../test/mocks/local-server.js';
@@ -354,8 +355,7 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
       let text = '';
       for await (const e of stream) if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') text += e.delta.text;
       expect(text).toBe('Hello without usage.');
-      await new Promise((r) => setTimeout(r, 50));
-      await f.flush();
+      await quiesce(f.t.app.ctx);
       const log = await lastLog();
       expect(log).toMatchObject({ model_name: model, is_stream: 1 });
       expect(log.prompt_tokens).toBeGreaterThan(3);
@@ -450,8 +450,7 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
       let text = '';
       for await (const e of stream) if (e.type === 'content_block_delta' && e.delta.type === 'text_delta') text += e.delta.text;
       expect(text).toBe(mockText);
-      await new Promise((r) => setTimeout(r, 50));
-      await f.flush();
+      await quiesce(f.t.app.ctx);
       const streamed = await lastLog();
       expect(streamed).toMatchObject({ is_stream: 1, prompt_tokens: plain.prompt_tokens, completion_tokens: plain.completion_tokens });
       expect(streamed.content).toContain('本地计算');
@@ -467,8 +466,7 @@ describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (
       expect(text).toBe('Hello from the');
       expect(err).toBeInstanceOf(Anthropic.APIError);
       expect((err as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ type: 'error', error: { type: 'api_error' } });
-      await new Promise((r) => setTimeout(r, 50));
-      await f.flush();
+      await quiesce(f.t.app.ctx);
       const log = await lastLog();
       expect(log.completion_tokens).toBe(countTextTokens('Hello from the', 'gpt-4o'));
       expect(log.quota).toBe(costOf('gpt-4o', { prompt: log.prompt_tokens, completion: log.completion_tokens }));

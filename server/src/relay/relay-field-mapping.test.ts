@@ -56,9 +56,17 @@ describe.each(testDatabases().slice(0, 1))('request fields on other formats’ c
       expect(err.message).toContain('n');
     });
 
-    it('accepts n: 1 and the defaults LangChain sends', async () => {
+    it('accepts n: 1 and the defaults LangChain sends: top_p goes on, the fields Claude lacks are left out', async () => {
       r.claude.next.push({ json: claudeAnswer([{ type: 'text', text: 'Hi!' }]) });
-      await openai().chat.completions.create({ model: M.claude, messages: ask, n: 1, presence_penalty: 0, frequency_penalty: 0, top_p: 1, logit_bias: {} });
+      const calls = r.claude.requests.length;
+      const answer = await openai().chat.completions.create({ model: M.claude, messages: ask, n: 1, presence_penalty: 0, frequency_penalty: 0, top_p: 1, logit_bias: {} });
+      expect(answer.choices).toHaveLength(1);
+      expect(answer.choices[0].message.content).toBe('Hi!');
+      expect(r.claude.requests.length).toBe(calls + 1);
+      const sent = r.claude.last();
+      expect(sent.top_p).toBe(1);
+      expect(sent.messages).toEqual([{ role: 'user', content: [{ type: 'text', text: 'Hi' }] }]);
+      for (const field of ['n', 'presence_penalty', 'frequency_penalty', 'logit_bias']) expect(sent).not.toHaveProperty(field);
     });
 
     it.each([

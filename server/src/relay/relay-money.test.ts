@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { testDatabases } from '../test/databases.js';
+import { quiesce } from '../test/ledger.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 
@@ -41,9 +42,8 @@ describe.each(testDatabases())('money on $name', (database) => {
     await f.flush();
     const before = await balances(token.id);
     await scenario(token.key);
-    // Calls end before their settlement is queued; give stragglers (aborted streams) a moment, then write.
-    await new Promise((r) => setTimeout(r, 300));
-    await f.flush();
+    // A call the client left (an aborted stream) may still be winding down: wait until none is in flight, then write.
+    await quiesce(f.t.app.ctx);
     const after = await balances(token.id);
     const logs = await loggedQuota(token.id);
     expect(before.user - after.user).toBe(logs.sum);

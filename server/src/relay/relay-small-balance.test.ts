@@ -6,6 +6,7 @@ import { concurrentChats } from '../test/concurrent-calls.js';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { testDatabases } from '../test/databases.js';
+import { quiesce } from '../test/ledger.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { NO_ADDRESS_LIMITS } from '../test/app.js';
@@ -59,9 +60,9 @@ describe.each(testDatabases())('a small balance under 1,000 concurrent calls on 
     const logsBefore = await db.selectFrom('logs').select(sql<number>`count(*)`.as('n')).where('type', '=', 2).executeTakeFirstOrThrow();
 
     const statuses = await concurrentChats(urls, token.key, MODEL, CALLS);
-    await new Promise((r) => setTimeout(r, 200));
-    await f.flush();
-    await other?.ctx.relay.settler.flush();
+    // Every call ended on each node and what it owes is written.
+    await quiesce(f.t.app.ctx);
+    if (other) await quiesce(other.ctx);
 
     const answered = statuses.filter((s) => s === 200).length;
     const refused = statuses.filter((s) => s === 403).length;
@@ -97,10 +98,13 @@ describe.each(testDatabases())('a small balance under 1,000 concurrent calls on 
     const call = () =>
       fetch(`${f.baseUrl}/v1/chat/completions`, { method: 'POST', headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' }, body });
     // One call first, so the user is in the cache; then a burst while it is still in flight.
+    // A call reaches the upstream only after its reservation (the upstream holds each one for 400 ms).
+    const upstreamSaw = (n: number) => expect.poll(() => upstream.requests.length, { timeout: 10_000, interval: 10 }).toBeGreaterThanOrEqual(n);
+    const seen = upstream.requests.length;
     const first = call();
-    await new Promise((r) => setTimeout(r, 100));
+    await upstreamSaw(seen + 1);
     const burst = Array.from({ length: 20 }, call);
-    await new Promise((r) => setTimeout(r, 200));
+    await upstreamSaw(seen + 21);
     const mid = await db.selectFrom('users').select('quota').where('id', '=', f.root.userId).executeTakeFirstOrThrow();
     await Promise.all([first, ...burst].map((p) => p.then((r) => r.arrayBuffer())));
     upstream.behaviour = {};

@@ -101,17 +101,21 @@ describe('the Responses keeper', () => {
     expect(backend.rows.has(first.id)).toBe(true);
     // Three answers end while one write is in progress: the next write takes the three together.
     let release!: () => void;
+    let writing!: () => void;
+    const inProgress = new Promise<void>((r) => (writing = r));
     const slow = backend.write.bind(backend);
     backend.write = async (rows) => {
-      await new Promise<void>((r) => (release = r));
+      const held = new Promise<void>((r) => (release = r));
+      writing();
+      await held;
       backend.write = slow;
       return slow(rows);
     };
     const busy = keeper.keepNow(kept(1));
-    await new Promise((r) => setTimeout(r, 5));
+    await inProgress;
+    // keepNow queues its answer before it waits.
     const together = [kept(1), kept(2), kept(1)];
     const waiting = together.map((k) => keeper.keepNow(k));
-    await new Promise((r) => setTimeout(r, 5));
     release();
     await Promise.all([busy, ...waiting]);
     expect(together.every((k) => backend.rows.has(k.id))).toBe(true);

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
+import { itWithServices, testRedisUrl } from '../test/services.js';
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createBus, LocalBus, type RedisBus } from '../cache/bus.js';
@@ -56,8 +57,8 @@ describe.each(testDatabases())('options store on $name', (database) => {
     expect(await options.set('NoSuchKey', '1')).toBe('未知的配置项：NoSuchKey');
   });
 
-  it.runIf(!!process.env.SWITCHYARD_TEST_REDIS)('propagates a change to another node through Redis', async () => {
-    const url = process.env.SWITCHYARD_TEST_REDIS!;
+  itWithServices(['redis'], 'propagates a change to another node through Redis', async () => {
+    const url = testRedisUrl();
     const busA = (await createBus(url)) as RedisBus;
     const busB = (await createBus(url)) as RedisBus;
     try {

@@ -5,6 +5,7 @@ const shared = path.resolve(import.meta.dirname, 'packages/shared/src/index.ts')
 const START_TEST = 'server/src/deploy/start.test.ts';
 // Password hashes at a test cost in the test process only (auth/password.ts says where the real one is proved).
 const LOW_PASSWORD_COST = 'server/src/test/low-password-cost.ts';
+const SERVICE_SKIPS = 'server/src/test/service-skips.ts';
 
 /*
  * Files that assert how long something took, with a bound a loaded machine can break: they run in the `serial`
@@ -59,11 +60,13 @@ export default defineConfig({
           include: ['server/src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, START_TEST, ...TIMED],
           setupFiles: [LOW_PASSWORD_COST],
+          // Lists what was skipped for want of PostgreSQL, MySQL or Redis when the run ends (fails instead in CI).
+          globalSetup: [SERVICE_SKIPS],
           testTimeout: 60_000,
           hookTimeout: 60_000,
         },
       },
-      { extends: true, test: { name: 'serial', include: TIMED, maxWorkers: 1, setupFiles: [LOW_PASSWORD_COST], testTimeout: 30_000, hookTimeout: 60_000 } },
+      { extends: true, test: { name: 'serial', include: TIMED, maxWorkers: 1, setupFiles: [LOW_PASSWORD_COST], globalSetup: [SERVICE_SKIPS], testTimeout: 30_000, hookTimeout: 60_000 } },
       // Times `npm start`: `npm run test:unit` runs it on its own before the rest, so no other suite shares the cores.
       { extends: true, test: { name: 'start', include: [START_TEST], maxWorkers: 1, testTimeout: 30_000, hookTimeout: 60_000 } },
       { extends: true, test: { name: 'web', include: ['web/src/**/*.test.ts'], environment: 'node' } },

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from './test/databases.js';
 import { startTestApp, type TestApp } from './test/app.js';
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 describe('the HTTP surface', () => {
   let t: TestApp;

@@ -12,7 +12,7 @@ import { startTestApp, type TestApp } from './test/app.js';
  * malformed and oversized headers.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 const LEAKS = /FST_|Bad Request|Not Found|Invalid URL|not a valid url|Client Error|Content-Length|Unsupported Media|Body cannot/;
 

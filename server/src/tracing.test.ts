@@ -52,7 +52,7 @@ describe('traces', () => {
   };
 
   it('exports one span per relay call, answered or refused, when an OTLP endpoint is set', async () => {
-    const f = await startRelay(testDatabases()[0], { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'gateway-test' });
+    const f = await startRelay(testDatabases(['sqlite'])[0], { OTEL_EXPORTER_OTLP_ENDPOINT: endpoint, OTEL_SERVICE_NAME: 'gateway-test' });
     await f.setOption('ModelRatio', JSON.stringify({ [MODEL]: 1.25 }));
     const channel = await f.channel({ base_url: upstream.url, key: upstream.key, models: MODEL });
     const token = await f.token();
@@ -87,7 +87,7 @@ describe('traces', () => {
 
   it('loads nothing and exports nothing without an endpoint', async () => {
     const before = spans.length;
-    const f = await startRelay(testDatabases()[0]);
+    const f = await startRelay(testDatabases(['sqlite'])[0]);
     expect(f.t.app.ctx.tracing).toBeNull();
     await f.close();
     expect(spans.length).toBe(before);

@@ -24,7 +24,7 @@ describe('Turnstile', () => {
   beforeAll(async () => {
     siteverify = await startTurnstileStandIn();
     smtp = await startSmtpStandIn();
-    t = await startTestApp(testDatabases()[0], { TURNSTILE_VERIFY_URL: siteverify.url });
+    t = await startTestApp(testDatabases(['sqlite'])[0], { TURNSTILE_VERIFY_URL: siteverify.url });
     await t.user('alice');
     const o = t.app.ctx.options;
     for (const [key, value] of Object.entries({ ...smtp.settings(), TurnstileSiteKey: TURNSTILE_SITE_KEY, TurnstileSecretKey: TURNSTILE_SECRET })) {
@@ -97,7 +97,7 @@ describe('Turnstile', () => {
   });
 
   it('says so when siteverify cannot be reached', async () => {
-    const down = await startTestApp(testDatabases()[0], { TURNSTILE_VERIFY_URL: `http://127.0.0.1:${await closedPort()}/siteverify` });
+    const down = await startTestApp(testDatabases(['sqlite'])[0], { TURNSTILE_VERIFY_URL: `http://127.0.0.1:${await closedPort()}/siteverify` });
     try {
       for (const [key, value] of Object.entries({ TurnstileSiteKey: 'k', TurnstileSecretKey: 's', TurnstileCheckEnabled: 'true' })) {
         await down.app.ctx.options.set(key as never, value);

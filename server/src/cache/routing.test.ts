@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
+import { itWithServices, testRedisUrl } from '../test/services.js';
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { insertChannels, setChannelStatus, updateChannel } from '../store/channels.js';
 import { channelInput } from '../test/channel-input.js';
 import { createBus, LocalBus, type RedisBus } from './bus.js';
 import { RoutingTable } from './routing.js';
-import { sharedRedisUrl } from '../test/shared-redis.js';
 
 const channel = channelInput;
 
@@ -116,8 +116,8 @@ describe.each(testDatabases())('routing table on $name', (database) => {
     expect(routing.tiers('default', 'gpt-4o')[0][0].id).toBe(id);
   });
 
-  it.runIf(!!process.env.SWITCHYARD_TEST_REDIS)('reloads on other nodes through the bus', async () => {
-    const url = sharedRedisUrl()!;
+  itWithServices(['redis'], 'reloads on other nodes through the bus', async () => {
+    const url = testRedisUrl();
     const busA = (await createBus(url)) as RedisBus;
     const busB = (await createBus(url)) as RedisBus;
     try {

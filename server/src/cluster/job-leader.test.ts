@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
-import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
+import { itWithServices } from '../test/services.js';
+import { startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
 import { DEFAULT_LIMITS, fresh, startServerProcess, until, workerPids, type ServerProcess } from '../test/server-process.js';
 
 /*
@@ -18,7 +19,7 @@ async function leadership(node: ServerProcess): Promise<Record<string, number>> 
   return states;
 }
 
-const postgres = testDatabases().find((d) => d.name === 'postgres');
+const postgres = testDatabases(['postgres'])[0];
 
 /** Reads every 2 s (a scrape counts against the web rate limit, 60 in 3 minutes) until `ok`, for at most 40 s. */
 async function polled<T>(read: () => Promise<T>, ok: (v: T) => boolean): Promise<T> {
@@ -69,7 +70,7 @@ describe('the job-leader gauge', { timeout: 180_000 }, () => {
     expect(Object.keys(states)).toEqual(expect.arrayContaining(['log-retention', 'responses-retention']));
   });
 
-  it.skipIf(!postgres || !hasRedisServer())('reads 1 on exactly one of two nodes sharing PostgreSQL and Redis, 0 on the other', async () => {
+  itWithServices(['postgres', 'redis-server'], 'reads 1 on exactly one of two nodes sharing PostgreSQL and Redis, 0 on the other', async () => {
     const opened = await postgres!.open();
     drop = opened.drop;
     redis = await startPrivateRedis();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '../db/connect.js';
 import { concurrentChats } from '../test/concurrent-calls.js';
 import { testDatabases } from '../test/databases.js';
+import { needs } from '../test/services.js';
 import { booksOf, expectBalanced, openAccount, type Account } from '../test/ledger.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { fresh, startServerProcess, until, type ServerProcess } from '../test/server-process.js';
@@ -43,7 +44,7 @@ const LEASE_TAKEOVER_MS = 20_000;
 const METRICS_TOKEN = 'nodes-scrape-token';
 
 const redis = sharedRedisUrl();
-const serverDatabases = redis ? testDatabases().filter((d) => d.name !== 'sqlite') : [];
+const serverDatabases = needs(['redis'], 'two nodes of one deployment') ? testDatabases(['postgres', 'mysql']) : [];
 
 /** A chat call; on a connection of its own unless `keepAlive` (then the worker is the connection's). */
 const chat = (url: string, key: string, model = MODEL, keepAlive = false) =>

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases, type TestDatabase } from '../test/databases.js';
+import { needs } from '../test/services.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
-import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
 import { fresh, startServerProcess, until, workerPids, type ServerProcess } from '../test/server-process.js';
 
 /*
@@ -29,13 +30,13 @@ async function signedIn(url: string, username: string, password: string): Promis
   };
 }
 
-const postgres = testDatabases().find((d) => d.name === 'postgres');
+const postgres = testDatabases(['postgres'])[0];
 // PostgreSQL too: its reads are truly asynchronous, so a reload a worker starts on a change is still running when
 // the next call reaches it (SQLite's reads finish before anything else runs).
 const setups: Array<{ name: string; redis: boolean; database?: TestDatabase }> = [
   { name: 'SQLite, through the primary', redis: false },
   ...(postgres ? [{ name: 'PostgreSQL, through the primary', redis: false, database: postgres }] : []),
-  ...(hasRedisServer() ? [{ name: 'SQLite, through Redis and the primary', redis: true }] : []),
+  ...(needs(['redis-server'], 'revocations through Redis and the primary') ? [{ name: 'SQLite, through Redis and the primary', redis: true }] : []),
 ];
 
 describe.each(setups)('revocations on a node with two workers ($name)', { timeout: 240_000 }, ({ redis: useRedis, database }) => {

@@ -49,7 +49,7 @@ function numberingUpstream(): Promise<LocalServer> {
   });
 }
 
-const servers = testDatabases().filter((d) => d.name !== 'mysql');
+const servers = testDatabases(['sqlite', 'postgres']);
 
 /** Holds the database's write lock (SQLite) or the users table's (PostgreSQL) until the returned function is called. */
 async function holdWrites(dsn: string, sqlitePath: string): Promise<() => Promise<void>> {

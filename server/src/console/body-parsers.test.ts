@@ -9,7 +9,7 @@ import { nestsDeeperThan } from './body-parsers.js';
  * no body, whatever its headers say: every console route answers it exactly as it answers a call without one.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 const MISSING_ID = '987654';
 
 /** The ways clients send nothing. */

@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { testDatabases } from '../test/databases.js';
+import { needs } from '../test/services.js';
 import { codeIn, startSmtpStandIn, type SmtpStandIn } from '../test/smtp-stand-in.js';
 import { NO_ADDRESS_LIMITS } from '../test/app.js';
 import { sharedRedisUrl } from '../test/shared-redis.js';
@@ -29,8 +30,7 @@ const sqliteFile: Setup = {
   },
 };
 
-const serverSetups: Setup[] = testDatabases()
-  .filter((d) => d.name !== 'sqlite')
+const serverSetups: Setup[] = testDatabases(['postgres', 'mysql'])
   .flatMap((database) => {
     const open = (redis: boolean) => async () => {
       const { db, drop, url } = await database.open();
@@ -38,7 +38,7 @@ const serverSetups: Setup[] = testDatabases()
       return { env: { SQL_DSN: url!, ...(redis ? { REDIS_CONN_STRING: sharedRedisUrl()! } : {}) }, drop };
     };
     const setups = [{ name: `two nodes on ${database.name}`, open: open(false) }];
-    if (process.env.SWITCHYARD_TEST_REDIS) setups.push({ name: `two nodes on ${database.name} with codes in Redis`, open: open(true) });
+    if (needs(['redis'], `two nodes on ${database.name} with codes in Redis`)) setups.push({ name: `two nodes on ${database.name} with codes in Redis`, open: open(true) });
     return setups;
   });
 

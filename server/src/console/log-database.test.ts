@@ -16,15 +16,14 @@ const logDatabases = [
     const dir = mkdtempSync(path.join(os.tmpdir(), 'switchyard-logdb-'));
     return { dsn: `sqlite:${path.join(dir, 'logs.db')}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
   } },
-  ...testDatabases()
-    .filter((d) => d.name !== 'sqlite')
+  ...testDatabases(['postgres', 'mysql'])
     .map((d) => ({ name: d.name, open: async () => {
       const { db, url, drop } = await d.open();
       await db.close().catch(() => {});
       return { dsn: url!, drop: async () => drop().catch(() => {}) };
     } })),
 ];
-const sqlite = testDatabases()[0];
+const sqlite = testDatabases(['sqlite'])[0];
 
 describe.each(logDatabases)('logs in a database of their own (LOG_SQL_DSN on $name)', (logDatabase) => {
   let t: TestApp;

@@ -4,6 +4,7 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { OPTION_DEFAULTS } from '../options/index.js';
 import { testDatabases } from '../test/databases.js';
+import { needs } from '../test/services.js';
 import { NO_ADDRESS_LIMITS, startTestApp, type Session, type TestApp } from '../test/app.js';
 import { sharedRedisUrl } from '../test/shared-redis.js';
 
@@ -175,7 +176,8 @@ describe.each(testDatabases())('the option API on $name', (database) => {
 
 /* Two nodes on one server database and one Redis: a change made through one is served by the other at once. */
 const redisUrl = sharedRedisUrl();
-describe.each(testDatabases().filter((d) => d.name !== 'sqlite' && redisUrl))('an option change on two nodes sharing $name and Redis', (database) => {
+const sharedRedis = needs(['redis'], 'an option change on two nodes sharing a server database and Redis');
+describe.each(sharedRedis ? testDatabases(['postgres', 'mysql']) : [])('an option change on two nodes sharing $name and Redis', (database) => {
   let t: TestApp;
   let other: FastifyInstance;
   beforeAll(async () => {

@@ -4,8 +4,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { InjectOptions } from 'fastify';
 import { testDatabases } from '../test/databases.js';
+import { describeWithServices } from '../test/services.js';
 import { startTestApp, type TestApp } from '../test/app.js';
-import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
 
 /*
  * The per-address limits of the console API, the web pages and the critical routes (GLOBAL_API_RATE_LIMIT*,
@@ -13,7 +14,7 @@ import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../test/pr
  * from the loopback test client, so each test has addresses of its own).
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const REFUSED = { success: false, message: '请求次数过多，请稍后再试' };
 
@@ -198,7 +199,7 @@ describe('per-address limits switched off', () => {
   });
 });
 
-describe.runIf(hasRedisServer())('per-address limits on two nodes sharing Redis', () => {
+describeWithServices(['redis-server'], 'per-address limits on two nodes sharing Redis', () => {
   let redis: PrivateRedis;
   let a: TestApp;
   let b: TestApp;

@@ -2,15 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { connect, type Db } from './connect.js';
 import { testDatabases } from '../test/databases.js';
+import { skippedWithoutServices } from '../test/services.js';
 
 /*
  * A database server that ends the pool's connections (a restart, a failover, an administrator) must not take the
  * process down: an idle connection that dies is dropped and the next query gets a new one.
  */
 
-const servers = testDatabases().filter((d) => d.name !== 'sqlite');
+const servers = testDatabases(['postgres', 'mysql']);
 
-describe.runIf(servers.length > 0).each(servers)('connections to $name', (database) => {
+if (servers.length === 0) skippedWithoutServices('connections to a server database');
+
+describe.each(servers)('connections to $name', (database) => {
   let admin: { db: Db; drop(): Promise<void>; url?: string };
   let db: Db;
   const lost: Error[] = [];

@@ -2,12 +2,16 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { connect } from './connect.js';
 import { testDatabases } from '../test/databases.js';
+import { skippedWithoutServices } from '../test/services.js';
 
 /*
  * A query that finds every pooled connection busy waits at most SQL_CONN_WAIT_TIMEOUT, then fails; it does not
  * queue on behind a database that stopped answering. The pool holds SQL_MAX_OPEN_CONNS connections.
  */
-describe.each(testDatabases().filter((d) => d.name !== 'sqlite'))('connection pool bounds on $name', (database) => {
+const servers = testDatabases(['postgres', 'mysql']);
+if (servers.length === 0) skippedWithoutServices('connection pool bounds on a server database');
+
+describe.each(servers)('connection pool bounds on $name', (database) => {
   it('fails a query that waits past the bound for a connection, and serves it once one is free', async () => {
     const { url, drop } = await database.open();
     const db = await connect(url!, '', () => {}, { maxConnections: 1, waitTimeoutMs: 300 });

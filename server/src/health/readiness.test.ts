@@ -5,11 +5,12 @@ import { loadConfig } from '../config.js';
 import { buildApp } from '../app.js';
 import type { Db } from '../db/connect.js';
 import { testDatabases } from '../test/databases.js';
+import { serviceAvailable } from '../test/service-catalog.js';
+import { describeWithServices, testRedisUrl } from '../test/services.js';
 import { NO_ADDRESS_LIMITS, startTestApp, type TestApp } from '../test/app.js';
 import { TcpProxy } from '../test/tcp-proxy.js';
-import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
 import { READY_TIMEOUT_MS } from './readiness.js';
-import { sharedRedisUrl } from '../test/shared-redis.js';
 
 /*
  * GET /api/ready answers 503 naming the dependency that went away — whether it stopped answering or closed its
@@ -88,7 +89,7 @@ describe.each(testDatabases())('readiness on $name', (database) => {
 });
 
 /** A node whose pool reaches the database through a relay the test can silence or close. */
-describe.each(testDatabases().filter((d) => d.name !== 'sqlite'))('readiness when the $name server goes away', (database) => {
+describe.each(testDatabases(['postgres', 'mysql']))('readiness when the $name server goes away', (database) => {
   let app: FastifyInstance;
   let proxy: TcpProxy;
   let drop: () => Promise<void>;
@@ -121,17 +122,19 @@ describe.each(testDatabases().filter((d) => d.name !== 'sqlite'))('readiness whe
   });
 });
 
-const redisAvailable = hasRedisServer() || !!process.env.SWITCHYARD_TEST_REDIS;
+// A private redis-server when one is installed, else the shared Redis (SWITCHYARD_TEST_REDIS).
+const privateRedis = serviceAvailable('redis-server');
 
-describe.runIf(redisAvailable)('readiness when Redis goes away', () => {
+describeWithServices([privateRedis ? 'redis-server' : 'redis'], 'readiness when Redis goes away', () => {
   let t: TestApp;
   let proxy: TcpProxy;
   let redis: PrivateRedis | null = null;
   beforeAll(async () => {
-    redis = hasRedisServer() ? await startPrivateRedis() : null;
-    proxy = await TcpProxy.start(redis?.url ?? sharedRedisUrl()!);
-    const [sqlite] = testDatabases();
-    t = await startTestApp(sqlite, { REDIS_CONN_STRING: proxy.through(redis?.url ?? sharedRedisUrl()!) });
+    redis = privateRedis ? await startPrivateRedis() : null;
+    const redisUrl = redis?.url ?? testRedisUrl();
+    proxy = await TcpProxy.start(redisUrl);
+    const [sqlite] = testDatabases(['sqlite']);
+    t = await startTestApp(sqlite, { REDIS_CONN_STRING: proxy.through(redisUrl) });
   });
   afterEach(async () => {
     await proxy.restore();

@@ -11,7 +11,7 @@ import { LOG_RETENTION_JOB } from '../jobs/log-retention.js';
 
 const MODEL = 'gpt-4o';
 const TOKEN = 'scrape-secret-0123456789';
-const sqlite = testDatabases()[0];
+const sqlite = testDatabases(['sqlite'])[0];
 
 /** The value of one sample line of the exposition text (the labels as written, in order). */
 function sample(text: string, name: string, labels = ''): number | undefined {

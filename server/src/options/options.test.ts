@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
+import { itWithServices, testRedisUrl } from '../test/services.js';
 import type { Db } from '../db/connect.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { createBus, LocalBus, type RedisBus } from '../cache/bus.js';
 import { saveOptionRow } from '../store/options.js';
 import { Options } from './index.js';
 import { parseOption } from './parse.js';
-import { sharedRedisUrl } from '../test/shared-redis.js';
 
 describe('option parsing', () => {
   it('parses booleans, numbers and JSON by the type of the default', () => {
@@ -57,8 +57,8 @@ describe.each(testDatabases())('options store on $name', (database) => {
     expect(await options.set('NoSuchKey', '1')).toBe('未知的配置项：NoSuchKey');
   });
 
-  it.runIf(!!process.env.SWITCHYARD_TEST_REDIS)('propagates a change to another node through Redis', async () => {
-    const url = sharedRedisUrl()!;
+  itWithServices(['redis'], 'propagates a change to another node through Redis', async () => {
+    const url = testRedisUrl();
     const busA = (await createBus(url)) as RedisBus;
     const busB = (await createBus(url)) as RedisBus;
     try {

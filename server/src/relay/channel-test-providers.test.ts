@@ -28,7 +28,7 @@ interface Envelope<T> {
 
 const AWS = { accessKeyId: 'AKIAMOCKCHANNELTEST01', secretAccessKey: 'mockSecretForChannelTests000000000000000', region: 'us-west-2' };
 
-describe.each(testDatabases().slice(0, 1))('channel tests and model lists of non-OpenAI channels on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('channel tests and model lists of non-OpenAI channels on $name', (database) => {
   let f: RelayFixture;
   let upstreams: NativeUpstreams;
   const account = testServiceAccount('channel-test-project');

@@ -99,7 +99,7 @@ function call(base: string, key: string, path = '/v1/chat/completions', payload:
   });
 }
 
-const database = testDatabases()[0];
+const database = testDatabases(['sqlite'])[0];
 
 describe(`2,000 streams to one upstream at once on ${database.name}`, () => {
   let f: RelayFixture;

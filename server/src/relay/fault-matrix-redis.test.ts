@@ -1,12 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { testDatabases } from '../test/databases.js';
+import { describeWithServices } from '../test/services.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { FaultUpstreams } from '../test/fault-upstreams.js';
 import { expectWholeAnswer } from '../test/client-calls.js';
 import { booksOf, channelsUsed, expectBalanced, openAccount, quiesce, type Account } from '../test/ledger.js';
 import { ALL_PATHS, MAX_TOKENS, RICH, TIGHT, healthyChannels, priceModels, runLoad } from '../test/fault-matrix.js';
-import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
 import { loadEncodings } from './tokenizer.js';
 
 /*
@@ -17,9 +18,9 @@ import { loadEncodings } from './tokenizer.js';
  */
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
-describe.runIf(hasRedisServer())('the fault matrix when Redis goes down', () => {
+describeWithServices(['redis-server'], 'the fault matrix when Redis goes down', () => {
   let redis: PrivateRedis;
   let f: RelayFixture;
   const upstreams = new FaultUpstreams();

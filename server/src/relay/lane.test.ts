@@ -12,7 +12,7 @@ import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
  * routes. Both must answer alike, and the lane must leave everything else to Fastify.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: 'hi' }] };
 
 describe('relay lane', () => {

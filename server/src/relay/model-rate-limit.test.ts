@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
+import { describeWithServices } from '../test/services.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { booksOf, openAccount, type Account } from '../test/ledger.js';
-import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../test/private-redis.js';
 import type { MemoryRateLimiter } from '../services/rate-limit/memory.js';
 
 /*
@@ -12,7 +13,7 @@ import type { MemoryRateLimiter } from '../services/rate-limit/memory.js';
  * sharing Redis.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 const MODEL = 'gpt-4o-mini';
 /** A custom OpenAI-compatible channel (chat only): every client format is converted to its chat calls. */
 const CUSTOM_CHAT_ONLY = 8;
@@ -140,7 +141,7 @@ describe('the model request limit on one node', () => {
   });
 });
 
-describe.runIf(hasRedisServer())('the model request limit on two nodes sharing Redis', () => {
+describeWithServices(['redis-server'], 'the model request limit on two nodes sharing Redis', () => {
   let redis: PrivateRedis;
   let mock: MockOpenAI;
   const nodes: RelayFixture[] = [];

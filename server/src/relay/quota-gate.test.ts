@@ -11,7 +11,7 @@ import { GRACE_MS, QuotaGate } from './quota-gate.js';
  * written: a settlement queued but held back (the database refusing the batch for a moment) is still on its way.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 describe('the quota gate', () => {
   let db: Db;

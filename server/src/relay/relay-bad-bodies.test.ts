@@ -8,7 +8,7 @@ import { EDGE_MODELS as M, startEdgeFixture, VIAS, type EdgeFixture } from '../t
  * the spellings providers accept, go through (passthrough channels receive them byte for byte).
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 type Format = 'openai' | 'claude' | 'gemini';
 

@@ -11,7 +11,7 @@ import { authHeaders, bodiesOf, FUZZ_RUNS, FUZZ_TIMEOUT, heapAfterGc, JSON_ENDPO
  * the gateway's own, every error must be in the caller's format, and the heap must stay flat.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 describe('relay bodies, fuzzed', () => {
   let f: EdgeFixture;

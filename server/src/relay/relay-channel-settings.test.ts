@@ -11,7 +11,7 @@ import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
  * stream switch), the system prompt in the request, and every call through the channel's http or socks5 proxy.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 describe('per-channel settings in the relay', () => {
   let f: RelayFixture;

@@ -120,7 +120,7 @@ const weatherTool: Anthropic.Tool = {
 
 const hello = { max_tokens: 256, messages: [{ role: 'user' as const, content: 'Hello, Claude' }] };
 
-describe.each(testDatabases().slice(0, 1))('Claude Messages clients on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('Claude Messages clients on $name', (database) => {
   let f: RelayFixture;
   let claude: ClaudeMock;
   let openai: MockOpenAI;

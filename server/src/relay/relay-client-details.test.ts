@@ -13,7 +13,7 @@ import { estimateChatPromptTokens } from './tokenizer.js';
  * through a Claude client and back, and the shape of the last event a Gemini client gets.
  */
 
-describe.each(testDatabases().slice(0, 1))('client details across formats on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('client details across formats on $name', (database) => {
   let r: ScriptedRelay;
   const claudeSdk = () => new Anthropic({ apiKey: r.key, baseURL: r.f.baseUrl, maxRetries: 0 });
 

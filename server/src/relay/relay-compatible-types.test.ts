@@ -28,7 +28,7 @@ const SEEDREAM = 'doubao-seedream-3-0-t2i-250415';
 
 const costOf = (model: string, t: Tokens) => costAt(model, t, PRICES[model]);
 
-describe.each(testDatabases().slice(0, 1))('OpenAI-compatible types through the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('OpenAI-compatible types through the relay on $name', (database) => {
   let f: RelayFixture;
   let mock: CompatibleMock;
   let client: OpenAI;

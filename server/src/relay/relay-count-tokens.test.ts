@@ -33,7 +33,7 @@ const GEMINI_MOCK_COUNT = 8;
 
 const question = [{ role: 'user' as const, content: 'How many tokens is this question?' }];
 
-describe.each(testDatabases().slice(0, 1))('token counts on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('token counts on $name', (database) => {
   let f: RelayFixture;
   let claude: ClaudeMock;
   let gemini: GeminiMock;

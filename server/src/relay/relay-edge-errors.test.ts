@@ -10,7 +10,7 @@ import { EDGE_MODELS as M, startEdgeFixture, VIAS, type EdgeFixture } from '../t
  * Claude or Gemini error body), never with the framework's English texts or the console's envelope.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 type Format = 'openai' | 'claude' | 'gemini';
 

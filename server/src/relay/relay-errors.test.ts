@@ -10,7 +10,7 @@ import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 
 const DOCUMENTED_TYPES = ['invalid_request_error', 'authentication_error', 'permission_error', 'not_found_error', 'rate_limit_error', 'insufficient_quota', 'server_error'];
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 describe('relay errors', () => {
   let f: RelayFixture;

@@ -24,7 +24,7 @@ const LOGPROBS_RESULT = {
   ],
 };
 
-describe.each(testDatabases().slice(0, 1))('request fields on other formats’ channels on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('request fields on other formats’ channels on $name', (database) => {
   let r: ScriptedRelay;
   const openai = () => r.f.client(r.key);
   const claudeSdk = () => new Anthropic({ apiKey: r.key, baseURL: r.f.baseUrl, maxRetries: 0 });

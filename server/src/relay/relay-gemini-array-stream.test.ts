@@ -9,7 +9,7 @@ import { EDGE_MODELS as M, startEdgeFixture, VIAS, type EdgeFixture } from '../t
  * Gemini channel (its SSE re-framed) and on a channel of another format (converted).
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 const BODY = JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Say hi' }] }] });
 
 interface Chunk {

@@ -27,7 +27,7 @@ const SNAKE_BODY = {
   generation_config: { max_output_tokens: 300, temperature: 0.2, stop_sequences: ['END'] },
 };
 
-describe.each(testDatabases().slice(0, 1))('Gemini REST bodies with snake_case field names on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('Gemini REST bodies with snake_case field names on $name', (database) => {
   let r: ScriptedRelay;
 
   async function post(model: string, action: string, body: unknown) {

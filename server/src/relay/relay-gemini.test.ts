@@ -87,7 +87,7 @@ const WEATHER_TOOL: Tool = {
   ],
 };
 
-describe.each(testDatabases().slice(0, 1))('@google/genai against the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('@google/genai against the relay on $name', (database) => {
   let f: RelayFixture;
   let gemini: GeminiMock;
   let openai: MockOpenAI;

@@ -5,7 +5,7 @@ import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 
 /* Channel tests against a real upstream, auto-enable, and settlement on shutdown. */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 describe('channel health and shutdown', () => {
   let f: RelayFixture;

@@ -26,7 +26,7 @@ import {
  * fuzzing: an answer always, no 5xx of the gateway's own, errors in the caller's format, a flat heap.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 const LIMIT = 1024 * 1024;
 
 /** Relay paths that are not POST endpoints: model lists, billing, calls not relayed. */

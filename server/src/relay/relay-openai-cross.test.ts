@@ -287,7 +287,7 @@ async function readStream(stream: AsyncIterable<Chunk>) {
   return { chunks, text, finish, calls: [...calls.values()], usage: chunks.filter((c) => c.usage).map((c) => c.usage!) };
 }
 
-describe.each(testDatabases().slice(0, 1))('the openai SDK on non-OpenAI channels on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('the openai SDK on non-OpenAI channels on $name', (database) => {
   let f: RelayFixture;
   let upstreams: NativeUpstreams;
   let client: OpenAI;

@@ -5,6 +5,7 @@ import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESPONSES_RETENTION_JOB } from '../jobs/responses-retention.js';
 import { testDatabases, type TestDatabase } from '../test/databases.js';
+import { needs, testRedisUrl } from '../test/services.js';
 import { billing, setPrices, type Price } from '../test/billing.js';
 import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
 import { GEMINI_MOCK_KEY, startGeminiMock, type GeminiMock } from '../test/mocks/gemini.js';
@@ -44,8 +45,8 @@ interface Variant {
 }
 
 const variants: Variant[] = testDatabases().map((database) => ({ name: database.name, database, env: {} }));
-if (process.env.SWITCHYARD_TEST_REDIS) {
-  variants.push({ name: 'redis', database: testDatabases()[0], env: { REDIS_CONN_STRING: sharedRedisUrl()! } });
+if (needs(['redis'], 'the Responses state kept in Redis')) {
+  variants.push({ name: 'redis', database: testDatabases(['sqlite'])[0], env: { REDIS_CONN_STRING: testRedisUrl() } });
 }
 
 type Messages = Array<{ role: string; content: unknown }>;
@@ -435,7 +436,7 @@ describe.each(variants)('Responses kept by the gateway ($name)', (variant) => {
 describe('Responses kept by the gateway on shutdown', () => {
   it('writes, when the server closes, a response whose write before its answer failed (waiting for a retry)', async () => {
     const claude = await startClaudeMock();
-    const f = await startRelay(testDatabases()[0]);
+    const f = await startRelay(testDatabases(['sqlite'])[0]);
     try {
       await setPrices(f, PRICES);
       await f.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: CLAUDE, auto_ban: 0 });

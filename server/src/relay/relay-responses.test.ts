@@ -60,7 +60,7 @@ const weatherTool: OpenAI.Responses.FunctionTool = {
   strict: false,
 };
 
-describe.each(testDatabases().slice(0, 1))('the Responses API on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database) => {
   let f: RelayFixture;
   let responses: ResponsesMock;
   let chat: MockOpenAI;

@@ -5,7 +5,7 @@ import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 
 /* Channel choice: priority tiers, weights, retries that never revisit a failed channel, pins, mappings, health. */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 const chat = { model: 'gpt-4o-mini', messages: [{ role: 'user' as const, content: 'hi' }] };
 
 describe('routing', () => {

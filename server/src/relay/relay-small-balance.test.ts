@@ -7,6 +7,7 @@ import { buildApp } from '../app.js';
 import { loadConfig } from '../config.js';
 import { testDatabases } from '../test/databases.js';
 import { quiesce } from '../test/ledger.js';
+import { needs } from '../test/services.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { NO_ADDRESS_LIMITS } from '../test/app.js';
@@ -25,7 +26,7 @@ const BALANCE = 300 * COST;
 
 describe.each(testDatabases())('a small balance under 1,000 concurrent calls on $name', (database) => {
   const redis = sharedRedisUrl();
-  const twoNodes = database.name !== 'sqlite' && Boolean(redis);
+  const twoNodes = database.name !== 'sqlite' && needs(['redis'], `two nodes sharing ${database.name} and Redis`);
   let f: RelayFixture;
   let other: FastifyInstance | null = null;
   let upstream: MockOpenAI;

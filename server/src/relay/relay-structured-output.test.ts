@@ -17,7 +17,7 @@ const PERSON_SCHEMA = { type: 'object', properties: { name: { type: 'string' }, 
 const JANE = { name: 'Jane', age: 31 };
 const ask = [{ role: 'user' as const, content: 'Extract: Jane, 31' }];
 
-describe.each(testDatabases().slice(0, 1))('structured output across formats on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('structured output across formats on $name', (database) => {
   let r: ScriptedRelay;
 
   beforeAll(async () => {

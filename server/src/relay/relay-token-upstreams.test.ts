@@ -17,7 +17,7 @@ import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 const PRICE: Price = { ratio: 0.6, completion: 2 };
 const MODELS = ['ERNIE-3.5-8K', 'ERNIE-tools', 'glm-4-flash', 'chatglm_turbo', 'ernie-bad-key', 'ernie-revoked', 'glm-bad-key', 'chatglm-bad-key', 'ernie-failover', 'ernie-gone'];
 
-describe.each(testDatabases().slice(0, 1))('Zhipu and Baidu channels on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('Zhipu and Baidu channels on $name', (database) => {
   let f: RelayFixture;
   let zhipu: ZhipuMock;
   let baidu: BaiduMock;

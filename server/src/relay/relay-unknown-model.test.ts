@@ -12,7 +12,7 @@ import { RelayError } from './errors.js';
  * model some channel of the group lists but none can serve now is unavailable (503), which is worth retrying later.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 describe('models without a channel', () => {
   let f: RelayFixture;

@@ -13,7 +13,7 @@ import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
  * still judges the upstream's real answer.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 
 describe('upstreams that refuse the channel key', () => {
   let f: RelayFixture;

@@ -9,7 +9,7 @@ import { startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
  * relay takes no new call (503 settlement_backlog), so what is owed never piles up without end. Once the backlog is
  * written, calls are taken again, and every answered call is billed once.
  */
-const database = testDatabases()[0];
+const database = testDatabases(['sqlite'])[0];
 
 describe(`SETTLEMENT_MAX_PENDING on ${database.name}`, () => {
   let f: RelayFixture;

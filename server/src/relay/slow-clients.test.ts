@@ -76,7 +76,7 @@ function closedWithin(socket: net.Socket): Promise<{ ms: number; data: string }>
   return new Promise((resolve) => socket.on('close', () => resolve({ ms: Date.now() - started, data })));
 }
 
-describe.each(testDatabases().slice(0, 1))('slow and idle clients on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('slow and idle clients on $name', (database) => {
   let f: RelayFixture;
   let upstream: FloodUpstream;
   let key: string;

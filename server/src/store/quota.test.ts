@@ -1,18 +1,46 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testDatabases } from '../test/databases.js';
+import { testDatabases, type TestDatabase } from '../test/databases.js';
 import type { Db } from '../db/connect.js';
+import type { Database } from '../db/schema.js';
+import { sqliteHandleOf } from '../db/sqlite-handle.js';
 import { migrateToLatest } from '../db/migrate.js';
 import { insertUser } from './users.js';
 import { insertToken } from './tokens.js';
 import { applySettlements, reserveQuota, type Reservation } from './quota.js';
 
-describe.each(testDatabases())('balances on $name', (database) => {
+/*
+ * On SQLite the balance writes run as prepared statements (quota-sqlite.ts); the Kysely statements of quota.ts run
+ * there only while another transaction holds the connection, and always on PostgreSQL and MySQL. So SQLite runs every
+ * case through both: the Kysely ones through a Kysely instance that carries no SQLite handle (sharing the same
+ * connection), so a fault in either path fails on every machine, not only where a server database is set up.
+ */
+interface BalancePath {
+  name: string;
+  database: TestDatabase;
+  kyselyStatements: boolean;
+}
+
+const paths: BalancePath[] = testDatabases().flatMap((database) =>
+  database.name === 'sqlite'
+    ? [
+        { name: 'sqlite (prepared statements)', database, kyselyStatements: false },
+        { name: 'sqlite (Kysely statements)', database, kyselyStatements: true },
+      ]
+    : [{ name: database.name, database, kyselyStatements: true }],
+);
+
+describe.each(paths)('balances on $name', ({ database, kyselyStatements }) => {
   let db: Db;
+  /** What the balance functions are given: the connection itself, or (Kysely statements on SQLite) a handle-less view of it. */
+  let store: Kysely<Database>;
   let drop: () => Promise<void>;
   let n = 0;
   beforeAll(async () => {
     ({ db, drop } = await database.open());
     await migrateToLatest(db);
+    store = database.name === 'sqlite' && kyselyStatements ? db.kysely.withoutPlugins() : db.kysely;
+    expect(sqliteHandleOf(store) !== undefined).toBe(!kyselyStatements);
   });
   afterAll(() => drop());
 
@@ -33,7 +61,7 @@ describe.each(testDatabases())('balances on $name', (database) => {
   it('never lets 20 parallel reservations take a token below zero', async () => {
     const { userId, tokenId } = await account(1_000_000, 1000);
     const r: Reservation = { userId, tokenId, tokenUnlimited: false, amount: 70 };
-    const outcomes = await Promise.all(Array.from({ length: 20 }, () => reserveQuota(db.kysely, r)));
+    const outcomes = await Promise.all(Array.from({ length: 20 }, () => reserveQuota(store, r)));
     expect(outcomes.filter((o) => o === 'ok')).toHaveLength(14);
     const b = await balances(userId, tokenId);
     expect(b.token.remain_quota).toBe(1000 - 14 * 70);
@@ -42,16 +70,16 @@ describe.each(testDatabases())('balances on $name', (database) => {
 
   it('takes from both the user and the token, or from neither', async () => {
     const short = await account(50, 1000);
-    expect(await reserveQuota(db.kysely, { ...short, tokenUnlimited: false, amount: 60 })).toBe('user_short');
+    expect(await reserveQuota(store, { ...short, tokenUnlimited: false, amount: 60 })).toBe('user_short');
     expect((await balances(short.userId, short.tokenId)).token.remain_quota).toBe(1000);
     const tokenShort = await account(1000, 50);
-    expect(await reserveQuota(db.kysely, { ...tokenShort, tokenUnlimited: false, amount: 60 })).toBe('token_short');
+    expect(await reserveQuota(store, { ...tokenShort, tokenUnlimited: false, amount: 60 })).toBe('token_short');
     expect((await balances(tokenShort.userId, tokenShort.tokenId)).user.quota).toBe(1000);
   });
 
   it('leaves an unlimited token alone but still charges the user', async () => {
     const { userId, tokenId } = await account(1000, 0, true);
-    expect(await reserveQuota(db.kysely, { userId, tokenId, tokenUnlimited: true, amount: 100 })).toBe('ok');
+    expect(await reserveQuota(store, { userId, tokenId, tokenUnlimited: true, amount: 100 })).toBe('ok');
     const b = await balances(userId, tokenId);
     expect(b.user.quota).toBe(900);
     expect(b.token.remain_quota).toBe(0);
@@ -60,13 +88,13 @@ describe.each(testDatabases())('balances on $name', (database) => {
   it('settles the difference, counts usage and requests, and writes each log in the same transaction', async () => {
     const { userId, tokenId } = await account(10_000, 10_000);
     const r: Reservation = { userId, tokenId, tokenUnlimited: false, amount: 500 };
-    await reserveQuota(db.kysely, r);
-    await reserveQuota(db.kysely, r);
+    await reserveQuota(store, r);
+    await reserveQuota(store, r);
     const log = (quota: number) => ({
       user_id: userId, created_at: 1, type: 2, content: '', username: 'u', token_name: 't', model_name: 'm', quota,
       prompt_tokens: 1, completion_tokens: 1, use_time: 0, is_stream: 0, channel_id: 0, token_id: tokenId, group: 'default', ip: '', other: '{}',
     });
-    await applySettlements(db.kysely, [
+    await applySettlements(store, [
       { reservation: r, cost: 120, channelId: 0, countsAsRequest: true, log: log(120) },
       { reservation: r, cost: 700, channelId: 0, countsAsRequest: true, log: log(700) },
     ]);
@@ -90,7 +118,7 @@ describe.each(testDatabases())('balances on $name', (database) => {
     let total = 0;
     let rows = 0;
     for (const size of [1, 9, 10, 100, 237]) {
-      await applySettlements(db.kysely, Array.from({ length: size }, (_, i) => ({ reservation: r, cost: i + 1, channelId: 0, countsAsRequest: true, log: log(i + 1) })));
+      await applySettlements(store, Array.from({ length: size }, (_, i) => ({ reservation: r, cost: i + 1, channelId: 0, countsAsRequest: true, log: log(i + 1) })));
       total += (size * (size + 1)) / 2;
       rows += size;
     }
@@ -112,7 +140,7 @@ describe.each(testDatabases())('balances on $name', (database) => {
     const rolledBack = db.kysely.transaction().execute(async (trx) => {
       await trx.updateTable('users').set({ quota: 1 }).where('id', '=', userId).execute();
       // A settlement arrives while this transaction holds the connection (on SQLite: an open BEGIN).
-      settled = applySettlements(db.kysely, [{ reservation: r, cost: 250, channelId: 0, countsAsRequest: true, log: null }]);
+      settled = applySettlements(store, [{ reservation: r, cost: 250, channelId: 0, countsAsRequest: true, log: null }]);
       await held;
       throw new Error('roll back');
     });
@@ -129,7 +157,7 @@ describe.each(testDatabases())('balances on $name', (database) => {
     let reserved!: Promise<string>;
     const rolledBack = db.kysely.transaction().execute(async (trx) => {
       await trx.updateTable('tokens').set({ name: 'renamed' }).where('id', '=', tokenId).execute();
-      reserved = reserveQuota(db.kysely, { userId, tokenId, tokenUnlimited: false, amount: 300 });
+      reserved = reserveQuota(store, { userId, tokenId, tokenUnlimited: false, amount: 300 });
       throw new Error('roll back');
     });
     await expect(rolledBack).rejects.toThrow('roll back');
@@ -142,8 +170,8 @@ describe.each(testDatabases())('balances on $name', (database) => {
   it('refunds a failed call in full without counting it as a request', async () => {
     const { userId, tokenId } = await account(1000, 1000);
     const r: Reservation = { userId, tokenId, tokenUnlimited: false, amount: 300 };
-    await reserveQuota(db.kysely, r);
-    await applySettlements(db.kysely, [{ reservation: r, cost: 0, channelId: 0, countsAsRequest: false, log: null }]);
+    await reserveQuota(store, r);
+    await applySettlements(store, [{ reservation: r, cost: 0, channelId: 0, countsAsRequest: false, log: null }]);
     const b = await balances(userId, tokenId);
     expect(b.user.quota).toBe(1000);
     expect(b.token.remain_quota).toBe(1000);

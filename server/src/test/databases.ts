@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import { connect, type Db } from '../db/connect.js';
+import { needs } from './services.js';
 
 /**
  * The databases the store and API suites run on: SQLite always; PostgreSQL and MySQL when their admin URLs are
- * given (SWITCHYARD_TEST_PG, SWITCHYARD_TEST_MYSQL). Each suite gets a brand-new database, dropped afterwards.
+ * given (SWITCHYARD_TEST_PG, SWITCHYARD_TEST_MYSQL), recorded as skipped otherwise (services.ts). Each suite gets a
+ * brand-new database, dropped afterwards.
  */
 export interface TestDatabase {
   name: 'sqlite' | 'postgres' | 'mysql';
@@ -52,9 +54,13 @@ function serverDatabase(name: 'postgres' | 'mysql', adminUrl: string): TestDatab
   };
 }
 
-export function testDatabases(): TestDatabase[] {
-  const list: TestDatabase[] = [sqlite];
-  if (process.env.SWITCHYARD_TEST_PG) list.push(serverDatabase('postgres', process.env.SWITCHYARD_TEST_PG));
-  if (process.env.SWITCHYARD_TEST_MYSQL) list.push(serverDatabase('mysql', process.env.SWITCHYARD_TEST_MYSQL));
+const ALL: TestDatabase['name'][] = ['sqlite', 'postgres', 'mysql'];
+
+/** The databases of `kinds` (all by default) a suite runs on; a server database not configured is recorded as skipped. */
+export function testDatabases(kinds: TestDatabase['name'][] = ALL): TestDatabase[] {
+  const list: TestDatabase[] = [];
+  if (kinds.includes('sqlite')) list.push(sqlite);
+  if (kinds.includes('postgres') && needs(['postgres'], 'its runs on PostgreSQL')) list.push(serverDatabase('postgres', process.env.SWITCHYARD_TEST_PG!));
+  if (kinds.includes('mysql') && needs(['mysql'], 'its runs on MySQL')) list.push(serverDatabase('mysql', process.env.SWITCHYARD_TEST_MYSQL!));
   return list;
 }

@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from '../test/app.js';
  * answer without them.
  */
 
-const [sqlite] = testDatabases();
+const [sqlite] = testDatabases(['sqlite']);
 const THEME_SCRIPT = "\n      document.documentElement.dataset.theme = 'light';\n    ";
 
 describe('the console build', () => {

@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../db/migrate.js';
 import { testDatabases } from '../../test/databases.js';
+import { needs } from '../../test/services.js';
 import { CODE_TTL_SECONDS, EmailCodes, MAX_ATTEMPTS, RESEND_GAP_SECONDS, SEND_WINDOW_SECONDS, SENDS_PER_WINDOW, type CodeBackend } from './index.js';
 import { RedisCodeBackend } from './redis.js';
 import { SqlCodeBackend } from './sql.js';
@@ -28,7 +29,7 @@ const sqlBackends: Backend[] = testDatabases().map((database) => ({
   },
 }));
 
-const redisBackends: Backend[] = process.env.SWITCHYARD_TEST_REDIS
+const redisBackends: Backend[] = needs(['redis'], 'mailed codes kept in Redis')
   ? [
       {
         name: 'redis',

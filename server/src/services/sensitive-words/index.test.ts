@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { createBus, LocalBus, type Bus, type RedisBus } from '../../cache/bus.js';
 import { Options } from '../../options/index.js';
 import { testDatabases } from '../../test/databases.js';
+import { itWithServices, testRedisUrl } from '../../test/services.js';
 import { migratedDatabase } from '../../test/migrated-database.js';
 import { sensitiveWordMatcher, wordList } from './index.js';
-import { sharedRedisUrl } from '../../test/shared-redis.js';
 
 /** Buses of nodes in one process: what one publishes, the others hear (as Redis pub/sub delivers it). */
 function linkedBuses(count: number): Bus[] {
@@ -70,8 +70,8 @@ describe.each(testDatabases())('the matcher of the options on $name', (database)
     await expect.poll(() => sensitiveWordMatcher(b)?.find('some node words here')).toEqual([]);
   });
 
-  it.runIf(!!process.env.SWITCHYARD_TEST_REDIS)('follows a change made on another node through Redis', async () => {
-    const url = sharedRedisUrl()!;
+  itWithServices(['redis'], 'follows a change made on another node through Redis', async () => {
+    const url = testRedisUrl();
     const busA = (await createBus(url)) as RedisBus;
     const busB = (await createBus(url)) as RedisBus;
     const a = new Options(db().kysely, busA);

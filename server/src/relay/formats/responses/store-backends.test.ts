@@ -3,6 +3,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrateToLatest } from '../../../db/migrate.js';
 import { testDatabases } from '../../../test/databases.js';
+import { needs } from '../../../test/services.js';
 import { newIdBase, responseId } from './ids.js';
 import { STATE, type ResponsesBackend, type StoreRow } from './store.js';
 import { RedisResponsesStore } from './store-redis.js';
@@ -38,7 +39,7 @@ const sqlBackends: Backend[] = testDatabases().map((database) => ({
   },
 }));
 
-const redisBackends: Backend[] = process.env.SWITCHYARD_TEST_REDIS
+const redisBackends: Backend[] = needs(['redis'], 'responses kept in Redis')
   ? [
       {
         name: 'redis',

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../../../test/mocks/claude.js';
 import { GEMINI_MOCK_KEY, startGeminiMock, type GeminiMock } from '../../../test/mocks/gemini.js';
-import { hasRedisServer, startPrivateRedis, type PrivateRedis } from '../../../test/private-redis.js';
+import { startPrivateRedis, type PrivateRedis } from '../../../test/private-redis.js';
+import { needs } from '../../../test/services.js';
 import { DEFAULT_LIMITS, fresh, startServerProcess, until, workerPids, type ServerProcess } from '../../../test/server-process.js';
 
 /*
@@ -106,7 +107,7 @@ async function missedReads(node: Node, model: string): Promise<number[]> {
 
 const stores: Array<{ name: string; redis: boolean }> = [
   { name: 'the database', redis: false },
-  ...(hasRedisServer() ? [{ name: 'Redis', redis: true }] : []),
+  ...(needs(['redis-server'], 'Responses kept in Redis on a node with two workers') ? [{ name: 'Redis', redis: true }] : []),
 ];
 
 describe.each(stores)('Responses kept in $name on a node with two workers', { timeout: 180_000 }, ({ redis: useRedis }) => {

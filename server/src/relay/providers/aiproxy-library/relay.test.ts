@@ -18,7 +18,7 @@ const MODELS = [MODEL, 'gpt-mock-cut', 'gpt-mock-no-balance', 'gpt-no-library'];
 const costOf = (model: string, t: Tokens) => costAt(model, t, PRICE);
 const ANSWER = 'Switchyard relays calls to many upstreams.\n\n参考文档：\n1. [Switchyard overview](https://docs.example.test/overview)\n2. [Channels](https://docs.example.test/channels)\n';
 
-describe.each(testDatabases().slice(0, 1))('AI Proxy knowledge-base channels through the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('AI Proxy knowledge-base channels through the relay on $name', (database) => {
   let f: RelayFixture;
   let mock: LibraryMock;
   let client: OpenAI;

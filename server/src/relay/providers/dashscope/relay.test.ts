@@ -44,7 +44,7 @@ const IMAGE_MODELS = [WANX, WANX_PARTIAL, WANX_FAILED, WANX_CRASHED, WANX_SLOW];
 
 const costOf = (model: string, t: Tokens) => costAt(model, t, PRICES[model]);
 
-describe.each(testDatabases().slice(0, 1))('DashScope channels through the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('DashScope channels through the relay on $name', (database) => {
   let f: RelayFixture;
   let mock: DashScopeMock;
   let key: string;

@@ -20,7 +20,7 @@ const MODELS = ['dify', 'dify-no-usage', 'dify-cut', 'dify-stream-error', 'dify-
 const costOf = (model: string, t: Tokens) => costAt(model, t, PRICE);
 const ANSWER = 'Hello from the Dify mock.';
 
-describe.each(testDatabases().slice(0, 1))('Dify channels through the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('Dify channels through the relay on $name', (database) => {
   let f: RelayFixture;
   let mock: DifyMock;
   let key: string;

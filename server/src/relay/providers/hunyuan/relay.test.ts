@@ -28,7 +28,7 @@ const PRICES: Record<string, Price> = Object.fromEntries(
 
 const costOf = (model: string, t: Tokens) => costAt(model, t, PRICES[model]);
 
-describe.each(testDatabases().slice(0, 1))('Tencent Hunyuan channels through the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('Tencent Hunyuan channels through the relay on $name', (database) => {
   let f: RelayFixture;
   let mock: HunyuanMock;
   let key: string;

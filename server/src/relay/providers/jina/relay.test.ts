@@ -22,7 +22,7 @@ interface RerankAnswer {
   usage?: { prompt_tokens: number; completion_tokens: number; total_tokens: number };
 }
 
-describe.each(testDatabases().slice(0, 1))('Jina channels through the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('Jina channels through the relay on $name', (database) => {
   let f: RelayFixture;
   let mock: JinaMock;
   let client: OpenAI;

@@ -17,7 +17,7 @@ const EMBED = 'nomic-embed-text';
 const MODELS = [CHAT, EMBED, 'nomic-embed-mock-no-usage', 'nomic-embed-mock-cut', 'nomic-embed-mock-not-pulled'];
 const costOf = (model: string, t: Tokens) => costAt(model, t, PRICE);
 
-describe.each(testDatabases().slice(0, 1))('Ollama channels through the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('Ollama channels through the relay on $name', (database) => {
   let f: RelayFixture;
   let mock: OllamaMock;
   let client: OpenAI;

@@ -17,7 +17,7 @@ const MODELS = [MODEL, 'chat-bison-mock-filtered', 'chat-bison-mock-cut', 'chat-
 const costOf = (model: string, t: Tokens) => costAt(model, t, PRICE);
 const ANSWER = 'Hello from the PaLM mock.';
 
-describe.each(testDatabases().slice(0, 1))('PaLM channels through the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('PaLM channels through the relay on $name', (database) => {
   let f: RelayFixture;
   let mock: PalmMock;
   let client: OpenAI;

@@ -36,7 +36,7 @@ const ask = (text: string): OpenAI.Chat.ChatCompletionMessageParam[] => [
   { role: 'user', content: text },
 ];
 
-describe.each(testDatabases().slice(0, 1))('iFlytek Spark channels through the relay on $name', (database) => {
+describe.each(testDatabases(['sqlite']))('iFlytek Spark channels through the relay on $name', (database) => {
   let f: RelayFixture;
   let mock: SparkStandIn;
   let key: string;

@@ -7,6 +7,7 @@ import { insertChannels } from '../../../store/channels.js';
 import { channelInput } from '../../../test/channel-input.js';
 import { NO_ADDRESS_LIMITS } from '../../../test/app.js';
 import { testDatabases, type TestDatabase } from '../../../test/databases.js';
+import { needs } from '../../../test/services.js';
 import { openAccount } from '../../../test/ledger.js';
 import { startMidjourneyProxyStandIn, type MidjourneyProxyStandIn } from '../../../test/midjourney-proxy-stand-in.js';
 import { MJ_MODELS } from './fixture.js';
@@ -77,7 +78,8 @@ describe.each(testDatabases())('the Midjourney poller after a restart on $name',
 });
 
 const redisUrl = sharedRedisUrl();
-describe.each(testDatabases().filter((d) => d.name !== 'sqlite' && redisUrl))('the Midjourney poller on two nodes sharing $name and Redis', (database) => {
+const sharedRedis = needs(['redis'], 'the Midjourney poller on two nodes sharing a server database and Redis');
+describe.each(sharedRedis ? testDatabases(['postgres', 'mysql']) : [])('the Midjourney poller on two nodes sharing $name and Redis', (database) => {
   it('runs on the node holding the lease only', async () => {
     const { db: adminDb, drop, url } = await database.open();
     await adminDb.close();

@@ -4,6 +4,7 @@ import { buildApp } from '../../../app.js';
 import { loadConfig } from '../../../config.js';
 import { NO_ADDRESS_LIMITS } from '../../../test/app.js';
 import { testDatabases } from '../../../test/databases.js';
+import { needs, skippedWithoutServices } from '../../../test/services.js';
 import { openAccount } from '../../../test/ledger.js';
 import { startSunoStandIn, type SunoStandIn } from '../../../test/suno-stand-in.js';
 import { expectBooks, submitMusic, suno, sunoChannel } from '../../../test/suno-fixture.js';
@@ -16,7 +17,9 @@ import { sharedRedisUrl } from '../../../test/shared-redis.js';
 
 const JOB = 'task-poller:suno';
 const redis = sharedRedisUrl();
-const serverDatabases = redis ? testDatabases().filter((d) => d.name !== 'sqlite') : [];
+const serverDatabases = needs(['redis'], 'the Suno poller on two nodes with Redis') ? testDatabases(['postgres', 'mysql']) : [];
+
+if (serverDatabases.length === 0) skippedWithoutServices('the Suno poller on two nodes on a server database with Redis');
 
 describe.each(serverDatabases)('the Suno poller on two nodes on $name with Redis', (database) => {
   let up: SunoStandIn;

@@ -67,14 +67,15 @@ async function recordCspViolations(context: BrowserContext): Promise<void> {
 }
 
 /**
- * Every animation and transition of the console's pages runs for a millisecond: what a test waits for appears at
- * once instead of after antd's motion (CPU-bound frames on a loaded machine), and the end events the components wait
- * on still fire (a zero-length transition sends none). Infinite ones (spinners) stop after one turn. The product is
- * unchanged; only the test browser gets this style.
+ * Every keyframe animation of the console's pages (antd's popups, drawers, modals and messages opening and closing)
+ * runs for a millisecond: what a test waits for appears at once instead of after frames that are CPU-bound on a loaded
+ * machine, and the end events antd waits on still fire (a zero-length animation sends none). Infinite ones (spinners)
+ * stop after one turn. Transitions are left alone: forcing a duration on every element would make every property
+ * change of every element a transition (transition-property defaults to all), and a popup measured while its left
+ * and top slide is placed off screen. The product is unchanged; only the test browser gets this style.
  */
 const INSTANT_MOTION = `*, *::before, *::after {
   animation-duration: 1ms !important; animation-delay: 0s !important; animation-iteration-count: 1 !important;
-  transition-duration: 1ms !important; transition-delay: 0s !important;
 }`;
 
 async function makeMotionInstant(context: BrowserContext): Promise<void> {
@@ -108,6 +109,19 @@ export async function newPage(
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();
   return { context, page };
+}
+
+/**
+ * Runs `action` (a navigation or a click) and waits until the page holds the answer to its request for `path` and has
+ * drawn what follows from it: the page applies an answer in tasks of its own (the body's parse, then React's commit
+ * and effects), all done by the second frame after. For checking that something is not shown once the data that
+ * would show it are in.
+ */
+export async function afterAnswer(page: Page, path: string, action: () => Promise<unknown>): Promise<void> {
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === path);
+  await action();
+  await (await answer).finished();
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
 /** Signs in through the login form. */

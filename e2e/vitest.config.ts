@@ -9,6 +9,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 90_000,
     fileParallelism: false,
+    globalSetup: ['support/shared-browser.ts'],
     setupFiles: ['support/no-csp-violations.ts'],
     // What a page shows after a reload or a save waits on the server's answers: on a loaded machine they take longer
     // than expect.poll's default second (a settings card read back empty for it once and failed the run).

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { inject } from 'vitest';
 
 /** Debian's chromium; CHROMIUM_PATH overrides. */
 export function chromiumPath(): string {
@@ -9,21 +10,20 @@ export function chromiumPath(): string {
   return found;
 }
 
-export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: chromiumPath(),
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
-  });
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-dev-shm-usage',
+];
+
+/** The run's shared chromium (support/shared-browser.ts); close() only lets go of the connection. */
+export async function connectBrowser(): Promise<Browser> {
+  return chromium.connect(inject('chromiumEndpoint'));
 }
 
 export interface PageSession {
@@ -66,6 +66,36 @@ async function recordCspViolations(context: BrowserContext): Promise<void> {
   });
 }
 
+/**
+ * Every keyframe animation of the console's pages (antd's popups, drawers, modals and messages opening and closing)
+ * runs for a millisecond: what a test waits for appears at once instead of after frames that are CPU-bound on a loaded
+ * machine, and the end events antd waits on still fire (a zero-length animation sends none). Infinite ones (spinners)
+ * stop after one turn. Transitions are left alone: forcing a duration on every element would make every property
+ * change of every element a transition (transition-property defaults to all), and a popup measured while its left
+ * and top slide is placed off screen. The product is unchanged; only the test browser gets this style.
+ */
+const INSTANT_MOTION = `*, *::before, *::after {
+  animation-duration: 1ms !important; animation-delay: 0s !important; animation-iteration-count: 1 !important;
+}`;
+
+async function makeMotionInstant(context: BrowserContext): Promise<void> {
+  await context.addInitScript((css: string) => {
+    const install = (): boolean => {
+      if (!document.documentElement) return false;
+      const style = document.createElement('style');
+      style.textContent = css;
+      document.documentElement.append(style);
+      return true;
+    };
+    if (!install()) {
+      const waiting = new MutationObserver(() => {
+        if (install()) waiting.disconnect();
+      });
+      waiting.observe(document, { childList: true });
+    }
+  }, INSTANT_MOTION);
+}
+
 /** A fresh browser profile (empty storage and cookies) with clipboard access granted; a Chinese browser unless told. */
 export async function newPage(
   browser: Browser,
@@ -75,9 +105,23 @@ export async function newPage(
 ): Promise<PageSession> {
   const context = await browser.newContext({ baseURL, viewport, locale });
   await recordCspViolations(context);
+  await makeMotionInstant(context);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
   const page = await context.newPage();
   return { context, page };
+}
+
+/**
+ * Runs `action` (a navigation or a click) and waits until the page holds the answer to its request for `path` and has
+ * drawn what follows from it: the page applies an answer in tasks of its own (the body's parse, then React's commit
+ * and effects), all done by the second frame after. For checking that something is not shown once the data that
+ * would show it are in.
+ */
+export async function afterAnswer(page: Page, path: string, action: () => Promise<unknown>): Promise<void> {
+  const answer = page.waitForResponse((r) => new URL(r.url()).pathname === path);
+  await action();
+  await (await answer).finished();
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
 /** Signs in through the login form. */

@@ -1,9 +1,9 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { launchBrowser } from './browser.js';
+import { connectBrowser } from './browser.js';
 import { startServer, type RunningServer, type StartOptions } from './server.js';
 
-/** One real server (fresh SQLite) and one chromium per test file. */
+/** One real server (fresh SQLite) per test file, and a connection to the run's chromium. */
 export function useServerAndBrowser(
   env: Record<string, string> = {},
   options: StartOptions = {},
@@ -11,7 +11,7 @@ export function useServerAndBrowser(
   let server: RunningServer;
   let browser: Browser;
   beforeAll(async () => {
-    [server, browser] = await Promise.all([startServer(env, options), launchBrowser()]);
+    [server, browser] = await Promise.all([startServer(env, options), connectBrowser()]);
   });
   afterAll(async () => {
     await browser?.close();

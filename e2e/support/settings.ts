@@ -1,4 +1,5 @@
 import type { Browser, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { loginAs, newPage } from './browser.js';
 import { apiAs, useServerAndBrowser } from './fixture.js';
 
@@ -18,6 +19,12 @@ export async function signedIn(browser: Browser, baseUrl: string, username: stri
   return { page, close: () => context.close() };
 }
 
+/** Only these options, for comparing what a save wrote to several keys at once. */
+export async function someOptionsOf(api: Api, ...keys: string[]): Promise<Record<string, string>> {
+  const all = await optionsOf(api);
+  return Object.fromEntries(keys.map((key) => [key, all[key]]));
+}
+
 /** The card with this title in the settings tab on show (the settings page itself is a card too). */
 export const card = (page: Page, title: string): Locator =>
   page
@@ -25,6 +32,12 @@ export const card = (page: Page, title: string): Locator =>
     .locator('.ant-card')
     .filter({ has: page.locator('.ant-card-head-title', { hasText: new RegExp(`^${title}$`) }) })
     .last();
+
+/**
+ * Waits until a settings card holds the stored options: its save button stays disabled until they arrive, and they
+ * overwrite whatever was typed before.
+ */
+export const optionsLoaded = (save: Locator) => expect.poll(() => save.isEnabled()).toBe(true);
 
 /** Waits for a toast with this text. */
 export const toast = (page: Page, text: string) => page.locator('.ant-message').getByText(text).first().waitFor();

@@ -115,10 +115,10 @@ describe('the channel page', () => {
     await page.waitForURL(/\/channel$/);
     const row = rowOf(page, 'e2e-channel');
     await row.waitFor();
-    await expect(row.getByText('已启用').isVisible()).resolves.toBe(true);
-    await expect(row.getByText('OpenAI').isVisible()).resolves.toBe(true);
-    await expect(row.getByText('default', { exact: true }).isVisible()).resolves.toBe(true);
-    await expect(row.getByText('未测试').isVisible()).resolves.toBe(true);
+    await row.getByText('已启用').waitFor();
+    await row.getByText('OpenAI').waitFor();
+    await row.getByText('default', { exact: true }).waitFor();
+    await row.getByText('未测试').waitFor();
 
     const created = (await channels()).find((c) => c.name === 'e2e-channel')!;
     expect(created.models.split(',')).toEqual(['gpt-4o-mini', 'e2e-model']);
@@ -128,7 +128,7 @@ describe('the channel page', () => {
     await row.getByRole('button', { name: '编辑' }).click();
     await page.waitForURL(new RegExp(`/channel/edit/${created.id}$`));
     const editor = page.getByRole('dialog', { name: '更新渠道信息' });
-    await expect(editor.getByLabel('名称', { exact: true }).inputValue()).resolves.toBe('e2e-channel');
+    await expect.poll(() => editor.getByLabel('名称', { exact: true }).inputValue()).toBe('e2e-channel');
     await editor.getByLabel('名称', { exact: true }).fill('e2e-renamed');
     await editor.getByLabel('Base URL').fill(`${upstream.url}/`);
     await editor.getByRole('button', { name: '提交' }).click();
@@ -141,9 +141,7 @@ describe('the channel page', () => {
 
     // A deep link opens the page with the drawer open on that channel.
     await page.goto(`/channel/edit/${created.id}`);
-    await expect(
-      page.getByRole('dialog', { name: '更新渠道信息' }).getByLabel('名称', { exact: true }).inputValue(),
-    ).resolves.toBe('e2e-renamed');
+    await expect.poll(() => page.getByRole('dialog', { name: '更新渠道信息' }).getByLabel('名称', { exact: true }).inputValue()).toBe('e2e-renamed');
     await context.close();
   });
 

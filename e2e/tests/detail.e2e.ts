@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, loginAs, newPage } from '../support/browser.js';
+import { connectBrowser, loginAs, newPage } from '../support/browser.js';
 import { apiAs } from '../support/fixture.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
@@ -62,7 +62,7 @@ describe('the data dashboard', () => {
   let browser: Browser;
 
   beforeAll(async () => {
-    [upstream, browser] = await Promise.all([startUpstream(), launchBrowser()]);
+    [upstream, browser] = await Promise.all([startUpstream(), connectBrowser()]);
     const first = await startServer(env);
     const root = await apiAs(first.baseUrl, 'root', '123456');
     const channel = await root('POST', '/api/channel/', {

@@ -103,7 +103,7 @@ describe('email and captcha', () => {
     const link = resetLinkIn(await smtp.next('forgetful@example.com'));
     expect(link.startsWith(`${base()}/user/reset?`)).toBe(true);
     await page.goto(link);
-    await expect(page.getByLabel('邮箱').inputValue()).resolves.toBe('forgetful@example.com');
+    await expect.poll(() => page.getByLabel('邮箱').inputValue()).toBe('forgetful@example.com');
     await page.getByRole('button', { name: '提交' }).click();
     const shown = page.getByLabel('新密码');
     await shown.waitFor();

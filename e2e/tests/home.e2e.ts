@@ -61,8 +61,11 @@ describe('the root page without a portal', () => {
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto('/');
     await page.getByRole('heading', { name: '欢迎来到本站' }).waitFor();
-    await expect(page.locator('strong', { hasText: '充值' }).count()).resolves.toBe(1);
-    await page.waitForTimeout(300);
+    await expect.poll(() => page.locator('strong', { hasText: '充值' }).count()).toBe(1);
+    // The broken image has failed to load (its error event, had a handler survived, has run).
+    await expect
+      .poll(() => page.locator('.markdown-content img').evaluateAll((imgs) => imgs.every((img) => (img as HTMLImageElement).complete)))
+      .toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __homeXss?: number }).__homeXss)).toBeUndefined();
     expect(await page.locator('.markdown-content script').count()).toBe(0);
     expect(await page.locator('.markdown-content img[onerror]').count()).toBe(0);

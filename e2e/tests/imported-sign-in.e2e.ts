@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { incumbentDatabase, type IncumbentDb } from '../../server/src/test/incumbent-fixture.js';
-import { launchBrowser, loginAs, newPage } from '../support/browser.js';
+import { connectBrowser, loginAs, newPage } from '../support/browser.js';
 import { startServer, type RunningServer } from '../support/server.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
@@ -35,7 +35,7 @@ describe('the first sign-in after an import', () => {
         // Off (as the support server has it): the web limit still counts the console's own script files, so the third
         // page load from one address comes back blank; that limit has suites of its own.
       }),
-      launchBrowser(),
+      connectBrowser(),
     ]);
   });
   afterAll(async () => {

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import { loginAs, newPage } from '../support/browser.js';
 import { apiAs, useServerAndBrowser } from '../support/fixture.js';
+import { optionsLoaded } from '../support/settings.js';
 
 /** Two OpenAI-compatible upstreams on one port: /bad answers 500 (so the relay retries), /good answers a completion. */
 function startUpstreams(): Promise<{ bad: string; good: string; close(): Promise<void> }> {
@@ -129,7 +130,7 @@ describe('the log page', () => {
     await page.getByLabel('用户名称').fill('logger');
     await page.getByRole('button', { name: '查询' }).click();
     await poll(() => rows(page).count()).toBe(1);
-    await expect(rows(page).first().textContent()).resolves.toContain('logger');
+    await poll(() => rows(page).first().textContent()).toContain('logger');
 
     await page.getByLabel('模型名称').fill('no-such-model');
     await page.getByRole('button', { name: '查询' }).click();
@@ -206,6 +207,7 @@ describe('the log page', () => {
     const { page, close } = await signedIn('root', '123456');
     await page.goto('/setting?tab=operation');
     const card = page.locator('.ant-card').filter({ hasText: '日志设置' }).last();
+    await optionsLoaded(card.getByRole('button', { name: '保存日志保留设置' }));
     await card.getByLabel('日志保留天数').fill('90');
     await card.getByLabel('数据看板保留天数').fill('400');
     await card.getByRole('button', { name: '保存日志保留设置' }).click();

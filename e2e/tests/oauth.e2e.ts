@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { BrowserContext, Page } from 'playwright-core';
-import { loginAs, newPage } from '../support/browser.js';
+import { afterAnswer, loginAs, newPage } from '../support/browser.js';
 import { apiAs, registerUser, useServerAndBrowser } from '../support/fixture.js';
 import { startFakeGitHub, type FakeGitHub } from '../../server/src/test/mocks/github.js';
 import { startFakeWeChat, type FakeWeChat } from '../../server/src/test/mocks/wechat.js';
@@ -101,7 +101,8 @@ describe('sign-in with GitHub, WeChat and Telegram', () => {
 
   it('shows on the login page exactly the sign-in methods that are switched on', async () => {
     const { page, context } = await browserAs(1);
-    await page.goto('/login');
+    // The sign-in methods come with the status record: absent once it is in.
+    await afterAnswer(page, '/api/status', () => page.goto('/login'));
     await page.getByRole('button', { name: '登录', exact: true }).waitFor();
     await expect(page.getByText('第三方登录').count()).resolves.toBe(0);
 

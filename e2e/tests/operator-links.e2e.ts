@@ -26,7 +26,7 @@ describe('addresses the administrator sets', () => {
     await setOptions({ Logo: SCRIPT });
     try {
       const { page, close } = await signedIn(env.browser(), env.server().baseUrl, 'root', '123456');
-      await expect(page.getByRole('img', { name: '标志' }).getAttribute('src')).resolves.toBe('/logo.svg');
+      await expect.poll(() => page.getByRole('img', { name: '标志' }).getAttribute('src')).toBe('/logo.svg');
       expect(await page.locator('link[rel="icon"]').getAttribute('href')).toBe('/logo.svg');
       await close();
     } finally {

@@ -1,4 +1,6 @@
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loginAs, newPage } from '../support/browser.js';
 import { apiAs, useServerAndBrowser } from '../support/fixture.js';
@@ -35,18 +37,16 @@ describe('the redemption page', () => {
     const { page, context } = await signedIn();
     await page.getByRole('button', { name: '添加兑换码' }).click();
     const drawer = page.getByRole('dialog', { name: '创建新的兑换码' });
-    await expect(drawer.getByLabel('名称', { exact: true }).inputValue()).resolves.toBe('');
-    await expect(drawer.getByLabel('额度', { exact: true }).inputValue()).resolves.toBe('100000');
-    await expect(drawer.getByLabel('生成数量', { exact: true }).inputValue()).resolves.toBe('1');
+    await expect.poll(() => drawer.getByLabel('名称', { exact: true }).inputValue()).toBe('');
+    await expect.poll(() => drawer.getByLabel('额度', { exact: true }).inputValue()).toBe('100000');
+    await expect.poll(() => drawer.getByLabel('生成数量', { exact: true }).inputValue()).toBe('1');
 
-    // Without a name, submitting does nothing.
+    // Without a name, submitting does nothing: the only creation sent is the named one below.
     let created = 0;
     page.on('request', (r) => {
       if (r.method() === 'POST' && r.url().includes('/api/redemption/')) created++;
     });
     await drawer.getByRole('button', { name: '提交' }).click();
-    await page.waitForTimeout(300);
-    expect(created).toBe(0);
     await expect(drawer.isVisible()).resolves.toBe(true);
 
     await drawer.getByLabel('名称', { exact: true }).fill('spring-sale');
@@ -56,6 +56,7 @@ describe('the redemption page', () => {
     await drawer.getByRole('button', { name: '提交' }).click();
     expect((await sent).postDataJSON()).toEqual({ name: 'spring-sale', quota: 250000, count: 3 });
     await page.getByText('兑换码创建成功！').first().waitFor();
+    expect(created).toBe(1);
 
     const offer = page.getByRole('dialog', { name: '兑换码创建成功' });
     await offer.getByText('兑换码创建成功，是否下载兑换码？').waitFor();
@@ -63,7 +64,11 @@ describe('the redemption page', () => {
     await offer.getByRole('button', { name: '下载' }).click();
     const download = await downloading;
     expect(download.suggestedFilename()).toBe('spring-sale.txt');
-    const text = fs.readFileSync(await download.path(), 'utf8');
+    // The browser runs apart from the test (a shared chromium): the file is copied over to be read.
+    const saved = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-download-')), download.suggestedFilename());
+    await download.saveAs(saved);
+    const text = fs.readFileSync(saved, 'utf8');
+    fs.rmSync(path.dirname(saved), { recursive: true, force: true });
     const lines = text.split('\n').filter((l) => l !== '');
     expect(lines).toHaveLength(3);
     for (const line of lines) expect(line).toMatch(/^[0-9a-f]{32}$/);
@@ -72,7 +77,7 @@ describe('the redemption page', () => {
     const stored = await codesNamed('spring-sale');
     expect(stored.map((c) => c.key).sort()).toEqual([...lines].sort());
     expect(stored.every((c) => c.quota === 250000 && c.status === 1)).toBe(true);
-    await expect(page.getByRole('row').filter({ hasText: 'spring-sale' }).count()).resolves.toBe(3);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'spring-sale' }).count()).toBe(3);
     await context.close();
   });
 
@@ -150,7 +155,7 @@ describe('the redemption page', () => {
     await page.getByPlaceholder('搜索兑换码的 ID 和名称 ...').fill('  edited ');
     await page.getByRole('button', { name: '查询' }).click();
     await expect.poll(() => page.getByRole('row').filter({ hasText: 'copy-a' }).count()).toBe(0);
-    await expect(page.getByRole('row').filter({ hasText: 'edited' }).count()).resolves.toBe(1);
+    await expect.poll(() => page.getByRole('row').filter({ hasText: 'edited' }).count()).toBe(1);
 
     await row.getByRole('button', { name: '删除' }).click();
     await page.getByText('确定是否要删除此兑换码？').waitFor();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { card, optionsOf, settingsSuite, toast } from '../support/settings.js';
+import { card, optionsOf, settingsSuite, someOptionsOf, toast } from '../support/settings.js';
 
 describe('the operation settings tab', () => {
   const { root, asRoot, status } = settingsSuite();
@@ -46,9 +46,9 @@ describe('the operation settings tab', () => {
 
     await page.reload();
     await expect.poll(() => general.getByLabel('失败重试次数').inputValue(), { timeout: 10_000 }).toBe('2');
-    await expect(general.getByLabel('充值链接').inputValue()).resolves.toBe('https://shop.example.com/buy');
-    await expect(general.getByRole('switch', { name: '默认折叠侧边栏' }).getAttribute('aria-checked')).resolves.toBe('true');
-    await expect(general.getByRole('switch', { name: '额度查询接口返回令牌额度而非用户额度' }).getAttribute('aria-checked')).resolves.toBe('false');
+    await expect.poll(() => general.getByLabel('充值链接').inputValue()).toBe('https://shop.example.com/buy');
+    await expect.poll(() => general.getByRole('switch', { name: '默认折叠侧边栏' }).getAttribute('aria-checked')).toBe('true');
+    await expect.poll(() => general.getByRole('switch', { name: '额度查询接口返回令牌额度而非用户额度' }).getAttribute('aria-checked')).toBe('false');
     // Saved values are unchanged values.
     await save.click();
     await toast(page, '你似乎并没有修改什么');
@@ -66,8 +66,7 @@ describe('the operation settings tab', () => {
     await drawing.getByRole('switch', { name: '允许回调（会泄露服务器 IP 地址）' }).click();
     await drawing.getByRole('button', { name: '保存绘图设置' }).click();
     await toast(page, '保存成功');
-    await expect.poll(async () => (await optionsOf(api)).MjNotifyEnabled, { timeout: 10_000 }).toBe('true');
-    expect((await optionsOf(api)).DrawingEnabled).toBe('false');
+    await expect.poll(() => someOptionsOf(api, 'MjNotifyEnabled', 'DrawingEnabled'), { timeout: 10_000 }).toEqual({ MjNotifyEnabled: 'true', DrawingEnabled: 'false' });
     expect(await status()).toMatchObject({ enable_drawing: false, mj_notify_enabled: true });
 
     const words = card(page, '屏蔽词过滤设置');
@@ -77,8 +76,8 @@ describe('the operation settings tab', () => {
     await words.getByRole('switch', { name: '启用 Prompt 检查' }).click();
     await words.getByRole('button', { name: '保存屏蔽词过滤设置' }).click();
     await toast(page, '保存成功');
-    await expect.poll(async () => (await optionsOf(api)).SensitiveWords, { timeout: 10_000 }).toBe('赌博\n诈骗');
-    expect((await optionsOf(api)).CheckSensitiveOnPromptEnabled).toBe('false');
+    // The drawing card's 保存成功 may still be on screen: wait for both options themselves.
+    await expect.poll(() => someOptionsOf(api, 'SensitiveWords', 'CheckSensitiveOnPromptEnabled'), { timeout: 10_000 }).toEqual({ SensitiveWords: '赌博\n诈骗', CheckSensitiveOnPromptEnabled: 'false' });
 
     await page.reload();
     await expect.poll(() => drawingSwitch.getAttribute('aria-checked'), { timeout: 10_000 }).toBe('false');
@@ -108,7 +107,7 @@ describe('the operation settings tab', () => {
 
     await page.reload();
     await expect.poll(() => threshold.inputValue(), { timeout: 10_000 }).toBe('8');
-    await expect(monitoring.getByRole('switch', { name: '失败时自动禁用通道' }).getAttribute('aria-checked')).resolves.toBe('true');
+    await expect.poll(() => monitoring.getByRole('switch', { name: '失败时自动禁用通道' }).getAttribute('aria-checked')).toBe('true');
     await close();
   });
 
@@ -119,8 +118,8 @@ describe('the operation settings tab', () => {
     const limits = card(page, '模型请求速率限制');
     const period = limits.getByLabel('限制周期');
     await expect.poll(() => period.inputValue(), { timeout: 10_000 }).toBe('1');
-    await expect(limits.getByLabel('用户每周期最多请求次数').inputValue()).resolves.toBe('0');
-    await expect(limits.getByLabel('用户每周期最多请求完成次数').inputValue()).resolves.toBe('1000');
+    await expect.poll(() => limits.getByLabel('用户每周期最多请求次数').inputValue()).toBe('0');
+    await expect.poll(() => limits.getByLabel('用户每周期最多请求完成次数').inputValue()).toBe('1000');
 
     await limits.getByRole('switch', { name: '启用用户模型请求速率限制（可能会影响高并发性能）' }).click();
     await period.fill('5');
@@ -137,9 +136,9 @@ describe('the operation settings tab', () => {
 
     await page.reload();
     await expect.poll(() => period.inputValue(), { timeout: 10_000 }).toBe('5');
-    await expect(limits.getByLabel('用户每周期最多请求次数').inputValue()).resolves.toBe('300');
-    await expect(limits.getByLabel('用户每周期最多请求完成次数').inputValue()).resolves.toBe('120');
-    await expect(limits.getByRole('switch', { name: '启用用户模型请求速率限制（可能会影响高并发性能）' }).getAttribute('aria-checked')).resolves.toBe('true');
+    await expect.poll(() => limits.getByLabel('用户每周期最多请求次数').inputValue()).toBe('300');
+    await expect.poll(() => limits.getByLabel('用户每周期最多请求完成次数').inputValue()).toBe('120');
+    await expect.poll(() => limits.getByRole('switch', { name: '启用用户模型请求速率限制（可能会影响高并发性能）' }).getAttribute('aria-checked')).toBe('true');
     await close();
   });
 
@@ -174,8 +173,8 @@ describe('the operation settings tab', () => {
     await ratios.getByLabel('模型倍率').fill('{"my-model": 3}');
     await ratios.getByRole('button', { name: '保存倍率设置' }).click();
     await toast(page, '保存成功');
-    await expect.poll(async () => (await optionsOf(api)).ModelRatio, { timeout: 10_000 }).toBe('{"my-model":3}');
-    expect((await optionsOf(api)).GroupRatio).toBe('{"default":1,"vip":0.8,"svip":0.6}');
+    // The chat card's 保存成功 may still be on screen: wait for both ratios themselves (they are written one by one).
+    await expect.poll(() => someOptionsOf(api, 'ModelRatio', 'GroupRatio'), { timeout: 10_000 }).toEqual({ ModelRatio: '{"my-model":3}', GroupRatio: '{"default":1,"vip":0.8,"svip":0.6}' });
 
     await page.reload();
     await expect.poll(() => ratios.getByLabel('模型倍率').inputValue(), { timeout: 10_000 }).toBe('{\n  "my-model": 3\n}');
@@ -184,6 +183,7 @@ describe('the operation settings tab', () => {
     await ratios.getByRole('button', { name: '重置模型倍率' }).click();
     await page.getByText('确定重置模型倍率吗？').waitFor();
     await page.getByRole('button', { name: '取消' }).click();
+    await page.getByText('确定重置模型倍率吗？').waitFor({ state: 'hidden' });
     expect((await optionsOf(api)).ModelRatio).toBe('{"my-model":3}');
     await ratios.getByRole('button', { name: '重置模型倍率' }).click();
     await page.getByRole('button', { name: '重置', exact: true }).click();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { acceptSanitizedHandlerReports } from '../support/browser.js';
-import { card, optionsOf, registerUser, settingsSuite, signedIn, toast } from '../support/settings.js';
+import { acceptSanitizedHandlerReports, afterAnswer } from '../support/browser.js';
+import { card, optionsLoaded, optionsOf, registerUser, settingsSuite, signedIn, toast } from '../support/settings.js';
 
 describe('the other settings tab', () => {
   const { env, root, asRoot } = settingsSuite();
@@ -49,6 +49,7 @@ describe('the other settings tab', () => {
     const { page, close } = await asRoot();
     await page.goto('/setting?tab=other');
     const site = card(page, '个性化设置');
+    await optionsLoaded(site.getByRole('button', { name: '保存关于' }));
     await site.getByLabel('关于').fill('# 关于我们\n\n**稳定**的接口网关 <img src=x onerror="window.pwned=2">');
     await site.getByRole('button', { name: '保存关于' }).click();
     await toast(page, '保存成功');
@@ -70,6 +71,7 @@ describe('the other settings tab', () => {
     const { page, close } = await asRoot();
     await page.goto('/setting?tab=other');
     const notice = card(page, '公告设置');
+    await optionsLoaded(notice.getByRole('button', { name: '保存公告' }));
     await notice.getByLabel('公告').fill('## 维护通知\n\n本周六 **22:00** 停机维护');
     await notice.getByRole('button', { name: '保存公告' }).click();
     await toast(page, '保存成功');
@@ -86,8 +88,7 @@ describe('the other settings tab', () => {
     // Read once: not shown again on a reload or another page.
     await reader.page.reload();
     await reader.page.getByRole('menuitem', { name: '令牌' }).waitFor();
-    await reader.page.goto('/log');
-    await reader.page.waitForTimeout(1000);
+    await afterAnswer(reader.page, '/api/notice', () => reader.page.goto('/log'));
     await expect(reader.page.getByRole('dialog', { name: '系统公告' }).count()).resolves.toBe(0);
 
     // A changed notice is shown again.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { card, optionsOf, settingsSuite, toast } from '../support/settings.js';
+import { card, optionsLoaded, optionsOf, settingsSuite, someOptionsOf, toast } from '../support/settings.js';
 
 describe('the system settings tab', () => {
   const { root, asRoot, status } = settingsSuite();
@@ -23,7 +23,7 @@ describe('the system settings tab', () => {
     const smtp = card(page, '配置 SMTP');
     const token = smtp.getByLabel('SMTP 访问凭证');
     await expect.poll(() => smtp.getByLabel('SMTP 端口').inputValue(), { timeout: 10_000 }).toBe('587');
-    await expect(token.getAttribute('placeholder')).resolves.toBe('敏感信息不会发送到前端显示');
+    await expect.poll(() => token.getAttribute('placeholder')).toBe('敏感信息不会发送到前端显示');
     await smtp.getByRole('button', { name: '保存 SMTP 设置' }).click();
     await toast(page, '你似乎并没有修改什么');
 
@@ -42,7 +42,7 @@ describe('the system settings tab', () => {
     expect(stored).not.toHaveProperty('SMTPToken');
     expect(((await api('GET', '/api/option/secret_status')).data as Record<string, boolean>).SMTPToken).toBe(true);
     await expect.poll(() => token.getAttribute('placeholder'), { timeout: 10_000 }).toBe('已设置，留空则保持不变');
-    await expect(token.inputValue()).resolves.toBe('');
+    await expect.poll(() => token.inputValue()).toBe('');
 
     const worker = card(page, '代理设置');
     await worker.getByLabel('Worker 地址').fill('https://proxy.example.workers.dev');
@@ -102,7 +102,7 @@ describe('the system settings tab', () => {
     await question.getByRole('button', { name: '取消' }).click();
     await question.waitFor({ state: 'hidden' });
     expect((await optionsOf(api)).PasswordLoginEnabled).toBe('true');
-    await expect(password.getAttribute('aria-checked')).resolves.toBe('true');
+    await expect.poll(() => password.getAttribute('aria-checked')).toBe('true');
     await password.click();
     await question.getByRole('button', { name: '确定' }).click();
     await expect.poll(async () => (await status()).password_login_enabled, { timeout: 10_000 }).toBe(false);
@@ -122,6 +122,7 @@ describe('the system settings tab', () => {
     await page.goto('/setting?tab=system');
     const domains = card(page, '配置邮箱域名白名单');
     const input = domains.getByLabel('允许的邮箱域名');
+    await optionsLoaded(domains.getByRole('button', { name: '保存邮箱域名白名单设置' }));
     await input.fill('example.com');
     await input.press('Enter');
     await input.fill('corp.example.org');
@@ -129,12 +130,13 @@ describe('the system settings tab', () => {
     await domains.getByRole('switch', { name: '启用邮箱域名白名单' }).click();
     await domains.getByRole('button', { name: '保存邮箱域名白名单设置' }).click();
     await toast(page, '保存成功');
-    await expect.poll(async () => (await optionsOf(api)).EmailDomainRestrictionEnabled, { timeout: 10_000 }).toBe('true');
-    expect((await optionsOf(api)).EmailDomainWhitelist).toBe('example.com,corp.example.org');
+    await expect
+      .poll(() => someOptionsOf(api, 'EmailDomainRestrictionEnabled', 'EmailDomainWhitelist'), { timeout: 10_000 })
+      .toEqual({ EmailDomainRestrictionEnabled: 'true', EmailDomainWhitelist: 'example.com,corp.example.org' });
 
     await page.reload();
     await domains.getByText('corp.example.org').waitFor({ timeout: 10_000 });
-    await expect(domains.getByRole('switch', { name: '启用邮箱域名白名单' }).getAttribute('aria-checked')).resolves.toBe('true');
+    await expect.poll(() => domains.getByRole('switch', { name: '启用邮箱域名白名单' }).getAttribute('aria-checked')).toBe('true');
     await close();
   });
 
@@ -143,6 +145,7 @@ describe('the system settings tab', () => {
     const { page, close } = await asRoot();
     await page.goto('/setting?tab=system');
     const wechat = card(page, '配置 WeChat Server');
+    await optionsLoaded(wechat.getByRole('button', { name: '保存 WeChat Server 设置' }));
     await wechat.getByLabel('WeChat Server 服务器地址').fill('https://wechat.example.com');
     await wechat.getByLabel('WeChat Server 访问凭证').fill('wechat-token-e2e');
     await wechat.getByLabel('微信公众号二维码图片链接').fill('https://wechat.example.com/qr.png');

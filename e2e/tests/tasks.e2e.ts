@@ -230,17 +230,17 @@ describe('the drawing and async task pages', () => {
     const level = viewer.getByLabel('缩放比例');
     // The image's layout width against its frame's (the dialog's opening animation scales both alike).
     const scale = () => image.evaluate((el: HTMLImageElement) => el.offsetWidth / el.parentElement!.clientWidth);
-    await expect(level.textContent()).resolves.toBe('100%');
+    await expect.poll(() => level.textContent()).toBe('100%');
     await poll(scale).toBeCloseTo(1, 2);
     await viewer.getByRole('button', { name: '放大图片' }).click();
-    await expect(level.textContent()).resolves.toBe('125%');
+    await expect.poll(() => level.textContent()).toBe('125%');
     await poll(scale).toBeCloseTo(1.25, 2);
     await viewer.getByRole('button', { name: '缩小图片' }).click();
     await viewer.getByRole('button', { name: '缩小图片' }).click();
-    await expect(level.textContent()).resolves.toBe('80%');
+    await expect.poll(() => level.textContent()).toBe('80%');
     await poll(scale).toBeCloseTo(0.8, 2);
     await viewer.getByRole('button', { name: '重置' }).click();
-    await expect(level.textContent()).resolves.toBe('100%');
+    await expect.poll(() => level.textContent()).toBe('100%');
     // The wheel: away from the user zooms in, towards the user zooms out.
     await image.hover();
     await page.mouse.wheel(0, -100);

@@ -22,8 +22,8 @@ describe('the token page', () => {
     await drawer.getByRole('button', { name: '提交' }).click();
     const row = page.getByRole('row').filter({ hasText: 'e2e-key' });
     await row.waitFor();
-    await expect(row.getByText('已启用').isVisible()).resolves.toBe(true);
-    await expect(row.getByText('永不过期').isVisible()).resolves.toBe(true);
+    await row.getByText('已启用').waitFor();
+    await row.getByText('永不过期').waitFor();
 
     await row.getByRole('button', { name: '复制' }).click();
     await page.getByText('已复制到剪贴板！').first().waitFor();

@@ -70,7 +70,7 @@ describe('the wallet page', () => {
     await dialog.getByText('成功兑换额度：$1.00').waitFor();
     await dialog.getByRole('button', { name: '确定' }).click();
     await balanceShows(page, '$1.00');
-    await expect(page.getByLabel('兑换码').inputValue()).resolves.toBe('');
+    await expect.poll(() => page.getByLabel('兑换码').inputValue()).toBe('');
 
     // The same code again: the server's refusal is shown, the balance stays.
     await page.getByLabel('兑换码').fill(code);
@@ -107,12 +107,12 @@ describe('the wallet page', () => {
     const { page, close } = await walletOf();
     const amount = page.getByLabel('充值数量');
     // The amount starts at the minimum, priced by the server.
-    await expect(amount.inputValue()).resolves.toBe('2');
+    await expect.poll(() => amount.inputValue()).toBe('2');
     await page.getByText('14.60 元').waitFor();
 
     // Below 1 becomes 1; below the minimum is refused before any order is made.
     await amount.fill('0');
-    await expect(amount.inputValue()).resolves.toBe('1');
+    await expect.poll(() => amount.inputValue()).toBe('1');
     await page.getByRole('button', { name: '支付宝' }).click();
     await page.getByText('充值数量不能小于2').waitFor();
 

@@ -33,9 +33,13 @@ describe('user management', () => {
 
     // Search by group through the labelled group select.
     // Typed and chosen with the keyboard: clicking the option races the dropdown's opening animation.
-    await page.getByLabel('分组').fill('default');
-    await page.getByRole('option', { name: 'default' }).waitFor({ state: 'attached' });
-    await page.getByLabel('分组').press('Enter');
+    const groupBox = page.getByLabel('分组');
+    await groupBox.fill('default');
+    const option = page.getByRole('option', { name: 'default', exact: true });
+    await option.waitFor({ state: 'attached' });
+    // Enter picks the active option, which the list marks a render after it shows the match.
+    await expect.poll(async () => (await groupBox.getAttribute('aria-activedescendant')) === (await option.getAttribute('id'))).toBe(true);
+    await groupBox.press('Enter');
     const search = page.waitForRequest((r) => r.url().includes('/api/user/search') && r.url().includes('group=default'));
     await page.getByRole('button', { name: '查询' }).click();
     await search;

@@ -47,7 +47,9 @@ export async function startRelay(database: TestDatabase, env: Record<string, str
       return { id: data.id, key: `sk-${data.key}` };
     },
     client(key, opts = {}) {
-      return new OpenAI({ apiKey: key, baseURL: `${baseUrl}/v1`, maxRetries: opts.maxRetries ?? 0, timeout: 20_000 });
+      // A bound on waiting, not a latency check: with several files at a time, 300 calls at once on PostgreSQL or
+      // MySQL took over 20 s to all be answered on a loaded 2-core machine.
+      return new OpenAI({ apiKey: key, baseURL: `${baseUrl}/v1`, maxRetries: opts.maxRetries ?? 0, timeout: 45_000 });
     },
     async setOption(key, value) {
       expectOk(await t.call(root, { method: 'PUT', url: '/api/option/', payload: { key, value } }));

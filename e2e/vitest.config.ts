@@ -8,7 +8,9 @@ export default defineConfig({
     include: ['tests/**/*.e2e.ts'],
     testTimeout: 60_000,
     hookTimeout: 90_000,
-    fileParallelism: false,
+    // Two files at a time: each starts its own server (a kernel-picked port, its own SQLite file and temp folder) and
+    // its own contexts in the run's one chromium; on 2 cores the pages' work and the servers' waits overlap.
+    maxWorkers: 2,
     globalSetup: ['support/shared-browser.ts'],
     setupFiles: ['support/no-csp-violations.ts'],
     // What a page shows after a reload or a save waits on the server's answers: on a loaded machine they take longer

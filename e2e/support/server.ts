@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { isListeningReport } from '../../server/src/listening.js';
 
 const repoRoot = path.resolve(import.meta.dirname, '../..');
 
@@ -11,17 +11,6 @@ export interface RunningServer {
   /** The server's SQLite file, for setting up rows no console call creates. */
   databasePath: string;
   stop(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      if (typeof addr === 'object' && addr) srv.close(() => resolve(addr.port));
-      else reject(new Error('no port'));
-    });
-  });
 }
 
 /** What a browser suite changes from a production start (besides the port and a fresh SQLite file). */
@@ -51,7 +40,6 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
   const main = path.join(repoRoot, 'server/dist/main.js');
   if (!fs.existsSync(main)) throw new Error('server/dist/main.js is missing: run `npm run build` first');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'switchyard-e2e-'));
-  const port = await freePort();
   const databasePath = path.join(dir, 'e2e.db');
   const inherited = options.productionDefaults
     ? Object.fromEntries(Object.entries(process.env).filter(([name]) => !DEFAULT_CHANGING.test(name)))
@@ -60,7 +48,9 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
     cwd: dir,
     env: {
       ...inherited,
-      PORT: String(port),
+      // The system picks the port at bind time and the server reports it (server/src/listening.ts): files running
+      // side by side never race for one.
+      PORT: '0',
       HOST: '127.0.0.1',
       SQL_DSN: '',
       SQLITE_PATH: databasePath,
@@ -70,24 +60,24 @@ export async function startServer(env: Record<string, string> = {}, options: Sta
       ...(options.productionDefaults ? {} : TEST_OVERRIDES),
       ...env,
     },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('server did not start within 30 s'));
+    }, 30_000);
+    child.on('message', (m) => {
+      if (!isListeningReport(m)) return;
+      clearTimeout(timer);
+      resolve(m.port);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited with ${code}`));
+    });
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${baseUrl}/api/status`);
-      if (res.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      child.kill('SIGKILL');
-      throw new Error('server did not start within 30 s');
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
   return {
     baseUrl,
     databasePath,

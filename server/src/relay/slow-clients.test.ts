@@ -112,6 +112,8 @@ describe.each(testDatabases(['sqlite']))('slow and idle clients on $name', (data
       if (d.length < 200) text += d.toString();
       else text = d.subarray(-200).toString();
     });
+    // Listened for before any reading: on a fast machine the whole answer can arrive within the slow reads below.
+    const ended = new Promise((r) => res.once('end', r));
     // Read slowly at first, then fully; the stall timer must not fire while the client keeps reading.
     for (let i = 0; i < 5; i++) {
       res.resume();
@@ -120,7 +122,7 @@ describe.each(testDatabases(['sqlite']))('slow and idle clients on $name', (data
       await sleep(300);
     }
     res.resume();
-    await new Promise((r) => res.on('end', r));
+    await ended;
     expect(received).toBeGreaterThan(60_000 * CHUNK_TEXT.length);
     expect(text).toContain('[DONE]');
   });

@@ -9,6 +9,7 @@ export const CONSOLE_ERRORS = {
   invalidJson: '请求体不是合法的 JSON',
   emptyBody: '请求体不能为空',
   tooDeep: '请求体嵌套层级过深',
+  nul: '请求含有不允许的空字符（\\u0000）',
   bodyTooLarge: '请求体过大',
   badContentLength: '请求体长度与 Content-Length 不符',
   unsupportedMediaType: '不支持的请求类型，请使用 application/json',

@@ -15,9 +15,16 @@ import { redemptionRoutes } from './redemption.js';
 import { topupRoutes } from './topup.js';
 import { oauthRoutes } from './oauth.js';
 import { emailRoutes } from './email.js';
+import { urlHoldsNul } from './body-parsers.js';
+import { AppError } from '../lib/errors.js';
+import { CONSOLE_ERRORS } from './errors.js';
 
 /** Every /api route, one plugin per area. */
 export const consoleRoutes: FastifyPluginAsync = async (app) => {
+  // A NUL in a path or query value is refused as it is in a body (body-parsers.ts): PostgreSQL cannot compare with it.
+  app.addHook('onRequest', async (request) => {
+    if (urlHoldsNul(request.url)) throw new AppError(400, CONSOLE_ERRORS.nul);
+  });
   await app.register(statusRoutes);
   await app.register(accountRoutes);
   await app.register(optionRoutes);

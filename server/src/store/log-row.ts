@@ -1,4 +1,5 @@
 import type { NewLog } from '../db/schema.js';
+import { storableText } from './storable-text.js';
 
 /*
  * A log row the database would refuse, made acceptable. Rows are built from facts captured when a call arrives, so
@@ -14,13 +15,9 @@ const LONG_TEXT_CHARS = 16_000;
 const INT32 = ['user_id', 'type', 'prompt_tokens', 'completion_tokens', 'use_time', 'is_stream', 'channel_id', 'token_id'];
 const INT64 = ['created_at', 'quota'];
 const INT32_MAX = 2_147_483_647;
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 function text(value: unknown, limit: number): string {
-  let s = typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value);
-  // PostgreSQL refuses NUL in text; lone surrogates are not UTF-8.
-  if (s.includes('\u0000')) s = s.replaceAll('\u0000', '');
-  s = s.replace(LONE_SURROGATE, '\uFFFD');
+  const s = storableText(typeof value === 'string' ? value : value === null || value === undefined ? '' : String(value));
   return s.length > limit ? s.slice(0, limit) : s;
 }
 

@@ -3,6 +3,7 @@ import { LOG_TYPE } from '@switchyard/shared';
 import type { Database, MidjourneysTable, NewLog, TasksTable } from '../db/schema.js';
 import { nowSeconds } from '../lib/time.js';
 import { MIDJOURNEY_DEFAULTS, TASK_DEFAULTS } from './async-tasks.js';
+import { storableRow } from './storable-text.js';
 
 /*
  * The money of drawing and music tasks, each move in one transaction with the row it concerns.
@@ -61,10 +62,10 @@ export async function recordChargedTask(db: Db, input: TaskRowInput, charge: Tas
 async function insertRow(trx: Transaction<Database>, input: TaskRowInput, money: { quota: number; token_id: number; token_quota: number }): Promise<number> {
   const returning = trx.getExecutor().adapter.supportsReturning;
   if (input.table === 'midjourneys') {
-    const q = trx.insertInto('midjourneys').values({ ...MIDJOURNEY_DEFAULTS, ...input.row, ...money });
+    const q = trx.insertInto('midjourneys').values({ ...MIDJOURNEY_DEFAULTS, ...storableRow(input.row), ...money });
     return Number(returning ? (await q.returning('id').executeTakeFirstOrThrow()).id : (await q.executeTakeFirstOrThrow()).insertId);
   }
-  const q = trx.insertInto('tasks').values({ ...TASK_DEFAULTS, ...input.row, ...money });
+  const q = trx.insertInto('tasks').values({ ...TASK_DEFAULTS, ...storableRow(input.row), ...money });
   return Number(returning ? (await q.returning('id').executeTakeFirstOrThrow()).id : (await q.executeTakeFirstOrThrow()).insertId);
 }
 
@@ -83,12 +84,15 @@ export type MidjourneyUpdate = Updateable<MidjourneysTable>;
 export type TaskUpdate = Updateable<TasksTable>;
 export type TaskRowUpdate = { table: 'midjourneys'; set: MidjourneyUpdate } | { table: 'tasks'; set: TaskUpdate };
 
-/** Changes an unfinished task (progress, times, upstream fields). False when the row is gone or already final. */
+/**
+ * Changes an unfinished task (progress, times, upstream fields, made storable: an upstream's text may hold a NUL).
+ * False when the row is gone or already final.
+ */
 export async function updateUnfinishedTask(db: Db | Transaction<Database>, id: number, update: TaskRowUpdate): Promise<boolean> {
   const result =
     update.table === 'midjourneys'
-      ? await db.updateTable('midjourneys').set(update.set).where('id', '=', id).where('status', 'not in', FINAL_STATUSES).executeTakeFirst()
-      : await db.updateTable('tasks').set(update.set).where('id', '=', id).where('status', 'not in', FINAL_STATUSES).executeTakeFirst();
+      ? await db.updateTable('midjourneys').set(storableRow(update.set)).where('id', '=', id).where('status', 'not in', FINAL_STATUSES).executeTakeFirst()
+      : await db.updateTable('tasks').set(storableRow(update.set)).where('id', '=', id).where('status', 'not in', FINAL_STATUSES).executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }
 

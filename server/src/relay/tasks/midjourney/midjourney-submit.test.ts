@@ -42,6 +42,15 @@ describe.each(testDatabases())('Midjourney submissions on $name', (database) => 
     expect(log.content).toBe(`模型固定价格 0.10，分组倍率 1.00，操作 IMAGINE，ID ${body.result}`);
   });
 
+  it('records and charges an accepted imagine whose prompt holds a NUL once, on every database (PostgreSQL refuses NUL in text)', async () => {
+    const a = await m.account();
+    const res = await m.call(a.key, 'POST', '/mj/submit/imagine', { prompt: 'a\u0000cat' });
+    expect(res.json()).toMatchObject({ code: 1 });
+    const row = await m.row(res.json().result);
+    expect(row).toMatchObject({ action: 'IMAGINE', prompt: 'acat', quota: quotaOf(0.1) });
+    await expectBooks(m, a, quotaOf(0.1));
+  });
+
   it('keeps accountFilter and notifyHook when the options allow them, and clears the speed flags when asked', async () => {
     await m.f.setOption('MjAccountFilterEnabled', 'true');
     await m.f.setOption('MjNotifyEnabled', 'true');

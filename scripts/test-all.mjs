@@ -2,8 +2,8 @@
 /*
  * `npm test`: lint and typecheck (side by side), build, the unit/integration phase and the browser phase, in that
  * order, stopping at the first that fails. Prints how long each step took, and from the per-file reports the Vitest
- * runs write into test-results/ (cleared first) the slowest files. `node scripts/test-all.mjs unit e2e` runs only the steps named.
- * docs/testing.md says how the phases are laid out and how to read the report.
+ * runs write into test-results/ (cleared first) the slowest files. `node scripts/test-all.mjs unit e2e` runs only
+ * the steps named. docs/testing.md says how the phases are laid out and how to read the report.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

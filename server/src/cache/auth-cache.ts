@@ -11,6 +11,8 @@ import type { Bus } from './bus.js';
 interface Entry<T> {
   value: T | undefined;
   expires: number;
+  /** The balance was lowered here (noteCharge) since the row was read: a hint, never grounds for a refusal. */
+  hinted?: boolean;
 }
 
 /** What cachedToken / cachedUser answer when the cache does not know (the async lookups then ask the database). */
@@ -28,6 +30,8 @@ export class AuthCache {
    * row as it was before: it is not kept when a change came meanwhile.
    */
   private changes = 0;
+  /** Token reads under way to confirm a hinted balance, one per key. */
+  private readonly confirming = new Map<string, Promise<TokenRow | undefined>>();
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -52,9 +56,30 @@ export class AuthCache {
   }
 
   async token(key: string): Promise<TokenRow | undefined> {
-    const now = Date.now();
     const hit = this.tokens.get(key);
-    if (hit && hit.expires > now) return hit.value;
+    if (hit && hit.expires > Date.now()) return hit.value;
+    return this.readToken(key);
+  }
+
+  /**
+   * The token as the database has it, when `cached` is this cache's row and its balance was lowered here since it
+   * was read; otherwise `cached` itself. A lowered balance can count a call twice: a row read while a call's
+   * reservation was being written already lacks that reservation, and the call then notes its estimate on it too.
+   * So the relay confirms a balance that looks spent before refusing on it. One read per key at a time.
+   */
+  confirmedToken(key: string, cached: TokenRow): TokenRow | Promise<TokenRow | undefined> {
+    const hit = this.tokens.get(key);
+    if (!hit?.hinted || hit.value !== cached) return cached;
+    let reading = this.confirming.get(key);
+    if (!reading) {
+      reading = this.readToken(key).finally(() => this.confirming.delete(key));
+      this.confirming.set(key, reading);
+    }
+    return reading;
+  }
+
+  private async readToken(key: string): Promise<TokenRow | undefined> {
+    const now = Date.now();
     const before = this.changes;
     const value = await this.db.selectFrom('tokens').selectAll().where('key', '=', key).where('deleted_at', 'is', null).executeTakeFirst();
     // Unknown keys are remembered briefly too, so a flood of bad keys does not reach the database each time.
@@ -113,8 +138,12 @@ export class AuthCache {
 
   /** Local bookkeeping after a charge, so the next check on this node sees a closer balance. */
   noteCharge(tokenKey: string, userId: number, quota: number): void {
-    const t = this.tokens.get(tokenKey)?.value;
-    if (t && !t.unlimited_quota) t.remain_quota -= quota;
+    const hit = this.tokens.get(tokenKey);
+    const t = hit?.value;
+    if (t && !t.unlimited_quota) {
+      t.remain_quota -= quota;
+      if (quota > 0) hit.hinted = true;
+    }
     const u = this.users.get(userId)?.value;
     if (u) u.quota -= quota;
   }

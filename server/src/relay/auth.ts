@@ -78,11 +78,18 @@ export function authenticateToken(ctx: AppContext, request: KeyedRequest): Calle
   // "sk--1" names no key: never looked up, so no row with an empty key (however it got there) is ever matched.
   if (!key) throw deny(401, '无效的令牌', 'invalid_api_key');
   const token = ctx.authCache.cachedToken(key);
-  if (token === NOT_CACHED) return ctx.authCache.token(key).then((t) => withToken(ctx, request, t, channelPart));
-  return withToken(ctx, request, token, channelPart);
+  if (token === NOT_CACHED) return ctx.authCache.token(key).then((t) => withToken(ctx, request, t, channelPart, null));
+  return withToken(ctx, request, token, channelPart, key);
 }
 
-function withToken(ctx: AppContext, request: KeyedRequest, token: TokenRow | undefined, channelPart: string | undefined): Caller | Promise<Caller> {
+/** `cachedKey`: the token came from the cache under this key, so a spent-looking balance is confirmed first. */
+function withToken(
+  ctx: AppContext,
+  request: KeyedRequest,
+  token: TokenRow | undefined,
+  channelPart: string | undefined,
+  cachedKey: string | null,
+): Caller | Promise<Caller> {
   if (!token) throw deny(401, '无效的令牌', 'invalid_api_key');
   const now = Math.floor(Date.now() / 1000);
   switch (effectiveTokenStatus(token, now)) {
@@ -90,8 +97,11 @@ function withToken(ctx: AppContext, request: KeyedRequest, token: TokenRow | und
       break;
     case TOKEN_STATUS.EXPIRED:
       throw deny(401, '该令牌已过期', 'token_expired');
-    case TOKEN_STATUS.EXHAUSTED:
+    case TOKEN_STATUS.EXHAUSTED: {
+      const confirmed = cachedKey === null ? token : ctx.authCache.confirmedToken(cachedKey, token);
+      if (confirmed !== token) return Promise.resolve(confirmed).then((t) => withToken(ctx, request, t, channelPart, null));
       throw deny(401, '该令牌额度已用尽', 'token_exhausted');
+    }
     default:
       throw deny(401, '该令牌状态不可用', 'token_disabled');
   }

@@ -85,6 +85,34 @@ describe.each(testDatabases())('a small balance under 1,000 concurrent calls on 
     expect(f.t.app.ctx.relay.quotaGate.waitingCalls).toBe(0);
   }, 120_000);
 
+  // A token re-read while a call's reservation was being written lacks that reservation, and the call then notes
+  // its estimate on the fresh row as well: during a burst a funded token could look spent. That is no refusal.
+  it('answers a funded token whose cached balance local bookkeeping counted below zero, and refuses one the database confirms spent', async () => {
+    const token = await f.token({ unlimited_quota: false, remain_quota: 100_000 });
+    const { authCache } = f.t.app.ctx;
+    await f.flush();
+    await f.t.app.ctx.db.kysely.updateTable('users').set({ quota: 10_000_000 }).where('id', '=', f.root.userId).execute();
+    await authCache.forgetUser(f.root.userId);
+    const call = () =>
+      fetch(`${f.baseUrl}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+    expect((await call()).status).toBe(200);
+    const key = token.key.slice(3);
+    authCache.noteCharge(key, f.root.userId, 200_000);
+    expect((authCache.cachedToken(key) as { remain_quota: number }).remain_quota).toBeLessThan(0);
+    expect((await call()).status).toBe(200);
+
+    await f.flush();
+    await f.t.app.ctx.db.kysely.updateTable('tokens').set({ remain_quota: 0 }).where('id', '=', token.id).execute();
+    authCache.noteCharge(key, f.root.userId, 200_000);
+    const spent = await call();
+    expect(spent.status).toBe(401);
+    expect(((await spent.json()) as { error: { message: string } }).error.message).toBe('该令牌额度已用尽');
+  });
+
   // Calls on a balance far above their estimate skip the reservation (a write saved per call); the node's cached
   // balance counts each admitted call at its estimate, so a burst takes that path only while it still fits.
   it('reserves for a burst once the admitted calls bring the cached balance under the no-reservation margin', async () => {

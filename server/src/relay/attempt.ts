@@ -1,7 +1,7 @@
 import { callForChannel, overrideConverted } from './channel-request.js';
 import { NO_SETTINGS } from './channel-settings.js';
 import { RelayError } from './errors.js';
-import { canonicalOf } from './formats/index.js';
+import { canonicalOf, clientFieldName } from './formats/index.js';
 import { wireCodec } from './providers/index.js';
 import type { Attempt, Provider, UpstreamCall } from './types.js';
 
@@ -17,7 +17,12 @@ export function prepareAttempt(provider: Provider, attempt: Attempt): UpstreamCa
   if (settings && settings !== NO_SETTINGS) attempt = { ...attempt, call: callForChannel(attempt.call, settings, passthrough) };
   if (passthrough) return upstreamCall(attempt, wire, null);
   try {
-    const converted = wireCodec(wire).encode(canonicalOf(attempt.call), attempt, provider.withholds?.(attempt));
+    const canonical = canonicalOf(attempt.call);
+    // Per attempt: the next channel's wire may leave out other hints.
+    attempt.dropped = attempt.call.dropped ? attempt.call.dropped.slice() : [];
+    const fromClient = attempt.dropped.length;
+    const converted = wireCodec(wire).encode(canonical, attempt, provider.withholds?.(attempt));
+    for (let i = fromClient; i < attempt.dropped.length; i++) attempt.dropped[i] = clientFieldName(attempt.call.format, attempt.dropped[i]);
     return upstreamCall(attempt, wire, settings ? overrideConverted(converted, settings) : converted);
   } catch (err) {
     if (err instanceof RelayError) throw err;
@@ -31,5 +36,5 @@ export function prepareAttempt(provider: Provider, attempt: Attempt): UpstreamCa
 
 /** Written out field by field: an object spread here took more time than the rest of the request's routing. */
 function upstreamCall(a: Attempt, wire: UpstreamCall['wire'], converted: UpstreamCall['converted']): UpstreamCall {
-  return { call: a.call, channel: a.channel, upstreamModel: a.upstreamModel, key: a.key, options: a.options, wire, converted };
+  return { call: a.call, channel: a.channel, upstreamModel: a.upstreamModel, key: a.key, options: a.options, wire, converted, dropped: a.dropped };
 }

@@ -260,6 +260,13 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   throw lastError;
 }
 
+/**
+ * Names the hint fields a converted call left out (the client's names, then the target wire's canonical names), so
+ * an operator sees them in the browser's network tab or a log line.
+ */
+const DROPPED_HEADER = 'X-Switchyard-Dropped';
+const droppedHeader = (names: readonly string[]) => [...new Set(names)].join(',');
+
 function deliver(
   provider: Provider,
   up: UpstreamCall,
@@ -272,6 +279,7 @@ function deliver(
   const { call } = up;
   const client = clientFormat(call.format);
   const passthrough = up.converted === null;
+  if (up.dropped && up.dropped.length > 0) out.setHeader(DROPPED_HEADER, droppedHeader(up.dropped));
   if ('body' in answer) {
     const whole = answer;
     const codec = up.wire === 'openai' ? null : wireCodec(up.wire);

@@ -6,8 +6,9 @@ import { chatAnswer, claudeAnswer, geminiAnswer } from '../test/mocks/scripted.j
 import { SCRIPTED_MODELS as M, startScriptedRelay, type ScriptedRelay } from '../test/scripted-relay.js';
 
 /*
- * Request fields across formats: what the target supports is mapped to its own field, what it cannot do is refused
- * with a 400 in the caller's format before any upstream call — never dropped (docs/field-mapping.md).
+ * Request fields across formats: what the target supports is mapped to its own field; what it cannot do is refused
+ * with a 400 in the caller's format before any upstream call when it changes the answer, and left out, named in
+ * X-Switchyard-Dropped, when it is a hint or a provider's own tool nobody forces (docs/field-mapping.md).
  */
 
 const ask = [{ role: 'user' as const, content: 'Hi' }];
@@ -112,15 +113,18 @@ describe.each(testDatabases(['sqlite']))('request fields on other formats’ cha
       expect(tokens).toEqual(['Hi', '!']);
     });
 
-    it('refuses parallel_tool_calls: false, which Gemini cannot enforce', async () => {
-      await refusedBefore(() =>
-        openai().chat.completions.create({
+    it('leaves out parallel_tool_calls: false, which Gemini cannot enforce (the client handles several calls), and names it', async () => {
+      r.gemini.next.push({ json: geminiAnswer([{ text: 'Hi!' }]) });
+      const { response } = await openai()
+        .chat.completions.create({
           model: M.gemini,
           messages: ask,
           parallel_tool_calls: false,
           tools: [{ type: 'function', function: { name: 'f', parameters: { type: 'object', properties: {} } } }],
-        }),
-      );
+        })
+        .withResponse();
+      expect(response.headers.get('x-switchyard-dropped')).toBe('parallel_tool_calls');
+      expect(JSON.stringify(r.gemini.last())).not.toContain('parallel');
     });
   });
 
@@ -132,15 +136,35 @@ describe.each(testDatabases(['sqlite']))('request fields on other formats’ cha
       expect(r.gemini.last()).toMatchObject({ generationConfig: { topK: 20, maxOutputTokens: 100 } });
     });
 
-    it('top_k reaches an OpenAI channel as top_k (the upstream decides)', async () => {
+    it('top_k does not reach OpenAI’s own channel, which refuses it, and is named as dropped', async () => {
       r.openai.next.push({ json: chatAnswer({ content: 'Hi!' }) });
-      await claudeSdk().messages.create({ model: M.gpt, max_tokens: 100, top_k: 20, messages: ask } as never);
-      expect(r.openai.last()).toMatchObject({ top_k: 20 });
+      const { response } = await claudeSdk()
+        .messages.create({ model: M.gpt, max_tokens: 100, top_k: 20, messages: ask } as never)
+        .withResponse();
+      expect(r.openai.last()).not.toHaveProperty('top_k');
+      expect(response.headers.get('x-switchyard-dropped')).toBe('top_k');
     });
 
-    it('refuses a server tool (web_search) on another channel with a Claude-shaped 400', async () => {
+    it('leaves a server tool (web_search) out of the offer on another channel, and names it', async () => {
+      r.openai.next.push({ json: chatAnswer({ content: 'Hi!' }) });
+      const { response } = await claudeSdk()
+        .messages.create({
+          model: M.gpt,
+          max_tokens: 100,
+          messages: ask,
+          tools: [
+            { type: 'web_search_20250305', name: 'web_search' },
+            { name: 'f', input_schema: { type: 'object', properties: {} } },
+          ],
+        })
+        .withResponse();
+      expect(response.headers.get('x-switchyard-dropped')).toBe('tools[].type=web_search_20250305');
+      expect((r.openai.last().tools as Array<{ function: { name: string } }>).map((t) => t.function.name)).toEqual(['f']);
+    });
+
+    it('refuses a server tool that tool_choice forces, with a Claude-shaped 400', async () => {
       const err = (await refusedBefore(() =>
-        claudeSdk().messages.create({ model: M.gpt, max_tokens: 100, messages: ask, tools: [{ type: 'web_search_20250305', name: 'web_search' }] }),
+        claudeSdk().messages.create({ model: M.gpt, max_tokens: 100, messages: ask, tools: [{ type: 'web_search_20250305', name: 'web_search' }], tool_choice: { type: 'tool', name: 'web_search' } }),
       )) as unknown as { error: { type: string; error: { type: string } } };
       expect(err.error.error.type).toBe('invalid_request_error');
     });
@@ -169,14 +193,16 @@ describe.each(testDatabases(['sqlite']))('request fields on other formats’ cha
       expect(resp.candidates?.[0]?.logprobsResult).toEqual({ chosenCandidates: [{ token: 'Hi', logProbability: -0.1 }], topCandidates: [{ candidates: [{ token: 'Hi', logProbability: -0.1 }] }] });
     });
 
-    it('refuses a built-in tool (googleSearch) on a Claude channel with a Gemini-shaped 400', async () => {
+    it('leaves a built-in tool (googleSearch) out on a Claude channel, and names it', async () => {
+      r.claude.next.push({ json: claudeAnswer([{ type: 'text', text: 'Hi!' }]) });
       const res = await fetch(`${r.f.baseUrl}/v1beta/models/${M.claude}:generateContent`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-goog-api-key': r.key },
         body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'Hi' }] }], tools: [{ googleSearch: {} }] }),
       });
-      expect(res.status).toBe(400);
-      expect(((await res.json()) as { error: { status: string } }).error.status).toBe('INVALID_ARGUMENT');
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-switchyard-dropped')).toBe('tools[].googleSearch');
+      expect(r.claude.last()).not.toHaveProperty('tools');
     });
 
     it('refuses cachedContent, which only Gemini holds', async () => {

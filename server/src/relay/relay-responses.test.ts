@@ -314,11 +314,17 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
     it.each([
       ['web_search_preview', { type: 'web_search_preview' as const }],
       ['file_search', { type: 'file_search' as const, vector_store_ids: ['vs_1'] }],
-    ])('refuses a hosted tool (%s) it cannot run with a 400, without calling the upstream', async (_name, tool) => {
+    ])('leaves a hosted tool (%s) it cannot run out of the offer, and names it', async (_name, tool) => {
+      const { response } = await client.responses.create({ model: CHAT, input: 'hi', tools: [tool] }).withResponse();
+      expect(response.headers.get('x-switchyard-dropped')).toBe(`tools[].type=${tool.type}`);
+      expect(chat.requests.at(-1)!.json).not.toHaveProperty('tools');
+    });
+
+    it('refuses a hosted tool that tool_choice forces with a 400, without calling the upstream', async () => {
       const calls = chat.requests.length;
-      const err = await expectRefusal(() => client.responses.create({ model: CHAT, input: 'hi', tools: [tool] }));
+      const err = await expectRefusal(() => client.responses.create({ model: CHAT, input: 'hi', tools: [{ type: 'web_search_preview' }], tool_choice: { type: 'web_search_preview' } }));
       expect(err.status).toBe(400);
-      expect(err.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining(tool.type) });
+      expect(err.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringContaining('web_search_preview') });
       expect(chat.requests.length).toBe(calls);
     });
   });
@@ -392,10 +398,10 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
       expect(other).toMatchObject({ cache_ratio: 0.1, cache_tokens: 3400, cache_creation_tokens: 1200 });
     });
 
-    it('refuses a hosted tool with a 400', async () => {
-      const err = await expectRefusal(() => client.responses.create({ model: CLAUDE, input: 'hi', tools: [{ type: 'web_search_preview' }] }));
-      expect(err.status).toBe(400);
-      expect(err.error).toMatchObject({ type: 'invalid_request_error' });
+    it('leaves a hosted tool out of the offer, and names it', async () => {
+      const { response } = await client.responses.create({ model: CLAUDE, input: 'hi', tools: [{ type: 'web_search_preview' }] }).withResponse();
+      expect(response.headers.get('x-switchyard-dropped')).toBe('tools[].type=web_search_preview');
+      expect(upstream().json).not.toHaveProperty('tools');
     });
   });
 

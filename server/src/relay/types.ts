@@ -62,6 +62,8 @@ export interface ClientCall {
   arrayStream?: boolean;
   /** The request in the canonical OpenAI shape, converted once when first needed (formats other than openai). */
   canonical?: Record<string, unknown>;
+  /** Hint fields of the client's request that converting it to the canonical shape left out (named as sent). */
+  dropped?: string[];
   /** Responses calls: the references resolved and the answer to keep (formats/responses/turn.ts). */
   turn?: ResponsesTurn;
   /** The client's ?api-version= (upstreams whose API version a caller may choose read it; others ignore it). */
@@ -78,6 +80,11 @@ export interface Attempt {
   key: string;
   /** Settings the conversions read (claude.default_max_tokens, gemini.safety_settings, ...). */
   options: OptionReader;
+  /**
+   * On a converted path: the hint fields left out on the way to this upstream, the client's (ClientCall.dropped) and
+   * then the wire's; the answer names them (X-Switchyard-Dropped). Absent on passthrough.
+   */
+  dropped?: string[];
 }
 
 /** An attempt once its body format is known. */

@@ -24,17 +24,44 @@ function checkOne(rule: ClientField | undefined, value: unknown, name: string, f
   if ('kind' in rule && rule.kind === 'refused' && !rule.allows?.(value)) throw refuse(`转换 ${format} 请求时不支持字段 ${name}：${rule.when}`);
 }
 
-/** Refuses (400) a top-level field, or a field of a nested object the table lists by dot, that cannot be converted. */
-export function checkClientFields(body: Record<string, unknown>, fields: ClientFields, format: string): void {
+const isIgnored = (rule: ClientField | undefined) => !!rule && 'kind' in rule && rule.kind === 'ignored';
+
+/**
+ * Refuses (400) a top-level field, or a field of a nested object the table lists by dot, that cannot be converted.
+ * Returns the fields it leaves out as hints (ignored in the table), by name, for the answer to name.
+ */
+export function checkClientFields(body: Record<string, unknown>, fields: ClientFields, format: string): string[] {
+  const dropped: string[] = [];
   for (const key in body) {
     const value = body[key];
     if (!present(value)) continue;
     checkOne(fields[key], value, key, format);
+    if (isIgnored(fields[key])) dropped.push(key);
     if (value && typeof value === 'object' && !Array.isArray(value) && `${key}.*` in fields) {
       for (const sub in value as Record<string, unknown>) {
         const v = (value as Record<string, unknown>)[sub];
-        if (present(v)) checkOne(fields[`${key}.${sub}`], v, `${key}.${sub}`, format);
+        if (!present(v)) continue;
+        const name = `${key}.${sub}`;
+        checkOne(fields[name], v, name, format);
+        if (isIgnored(fields[name])) dropped.push(name);
       }
     }
   }
+  return dropped;
+}
+
+const inverses = new WeakMap<ClientFields, Map<string, string>>();
+
+/** The client's name for a canonical field (text.verbosity for verbosity from a Responses client); else the same name. */
+export function clientFieldOf(fields: ClientFields, canonical: string): string {
+  let inverse = inverses.get(fields);
+  if (!inverse) {
+    inverse = new Map();
+    for (const [name, rule] of Object.entries(fields)) {
+      if (!('canonical' in rule)) continue;
+      for (const c of rule.canonical) if (!inverse.has(c)) inverse.set(c, name);
+    }
+    inverses.set(fields, inverse);
+  }
+  return inverse.get(canonical) ?? canonical;
 }

@@ -1,4 +1,8 @@
 import type { ClientCall, ClientFormat } from '../types.js';
+import { CLAUDE_CLIENT_FIELDS } from './claude/fields.js';
+import { clientFieldOf, type ClientFields } from './client-fields.js';
+import { GEMINI_CLIENT_FIELDS } from './gemini/fields.js';
+import { RESPONSES_CLIENT_FIELDS } from './responses/fields.js';
 import type { ClientFormatModule } from './client.js';
 import { claudeClient } from './claude/client.js';
 import { geminiClient } from './gemini/client.js';
@@ -33,4 +37,16 @@ export function canonicalForCounting(call: ClientCall): Record<string, unknown> 
   } catch {
     return null;
   }
+}
+
+const FIELD_TABLES: Partial<Record<ClientFormat, ClientFields>> = {
+  claude: CLAUDE_CLIENT_FIELDS,
+  gemini: GEMINI_CLIENT_FIELDS,
+  responses: RESPONSES_CLIENT_FIELDS,
+};
+
+/** A canonical field's name as the client of `format` sent it. */
+export function clientFieldName(format: ClientFormat, canonical: string): string {
+  const table = FIELD_TABLES[format];
+  return table ? clientFieldOf(table, canonical) : canonical;
 }

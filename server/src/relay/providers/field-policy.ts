@@ -60,7 +60,7 @@ export function textOnlyRules(name: string): Pick<WirePolicy, 'fields' | 'parts'
       logit_bias: refused(`${name}没有 logit_bias`, emptyObject),
       modalities: refused(`${name}只输出文本`, only(['text'])),
       audio: refused(`${name}不输出音频`),
-      verbosity: refused(`${name}没有 verbosity`, only('medium')),
+      verbosity: ignored(`${name}没有 verbosity（回答详略的提示）`),
       seed: refused(`${name}没有 seed`),
       top_k: refused(`${name}没有 top_k`),
     },
@@ -80,16 +80,25 @@ const refuse = (message: string) => new RelayError(400, message, 'unsupported_pa
 
 const present = (v: unknown) => v !== undefined && v !== null;
 
+/** Ignored fields the gateway itself set on the canonical request (the client did not ask for them). */
+const SILENT = new Set(['stream_options']);
+
 function check(rule: FieldRule | undefined, value: unknown, name: string, target: string): void {
   if (!rule) throw refuse(`${target} 渠道不支持参数 ${name}`);
   if (rule.kind === 'refused' && !rule.allows?.(value)) throw refuse(`${target} 渠道不支持参数 ${name}：${rule.when}`);
 }
 
-/** Refuses (400) the first field, content part or tool of a canonical request the wire cannot honour. */
-export function checkCanonical(req: ChatRequest, policy: WirePolicy): void {
+/**
+ * Refuses (400) the first field, content part or tool of a canonical request the wire cannot honour; the top-level
+ * fields it ignores (hints the target has no use for) are added to `dropped`, for the answer to name.
+ */
+export function checkCanonical(req: ChatRequest, policy: WirePolicy, dropped?: string[]): void {
   for (const key in req) {
     const value = req[key];
-    if (present(value)) check(policy.fields[key], value, key, policy.target);
+    if (!present(value)) continue;
+    const rule = policy.fields[key];
+    check(rule, value, key, policy.target);
+    if (dropped && rule?.kind === 'ignored' && !SILENT.has(key)) dropped.push(key);
   }
   for (const m of req.messages ?? []) {
     if (!Array.isArray(m?.content)) continue;

@@ -38,7 +38,7 @@ class ClaudePassthroughMeter extends WholeEventsPassthroughMeter<ClaudeStreamMet
 
 export const claudeClient: ClientFormatModule = {
   format: 'claude',
-  toCanonical: (call) => claudeToChat(call.json as unknown as ClaudeRequest) as unknown as Record<string, unknown>,
+  toCanonical: (call) => claudeToChat(call.json as unknown as ClaudeRequest, (call.dropped = [])) as unknown as Record<string, unknown>,
   fromCanonical: (answer, call) => chatToClaude(answer as unknown as ChatCompletion, call.model) as unknown as Record<string, unknown>,
   // message_start must report input_tokens before the upstream says them: counted with the model family's vocabulary.
   // (A converted call was brought to the canonical shape before it went upstream.)

@@ -28,11 +28,11 @@ export const CLAUDE_CLIENT_FIELDS: ClientFields = {
   inference_geo: refused('数据驻留要求只有 Anthropic 能满足'),
   container: refused('容器只存在于 Anthropic'),
   mcp_servers: refused('MCP 连接器只存在于 Anthropic'),
-  context_management: refused('上下文管理只存在于 Anthropic'),
+  context_management: ignored('上下文编辑只由 Anthropic 执行；客户端每轮都携带完整历史'),
   'messages[].content[].image (base64, url)': to('part:image_url'),
   'messages[].content[].document (base64, text)': to('part:file'),
   'messages[].content[].thinking': to('msg:reasoning_content', 'msg:reasoning_signature'),
   'messages[].content[].redacted_thinking': ignored('加密的推理，其他模型无法读取'),
   'messages[].content[].search_result, server tool blocks': refused('只有 Anthropic 能处理'),
-  'tools[] server tools (web_search…)': refused('服务端工具只在 Anthropic 运行'),
+  'tools[] server tools (web_search…)': ignored('服务端工具只在 Anthropic 运行：不提供给上游模型；tool_choice 强制使用时拒绝'),
 };

@@ -20,14 +20,20 @@ import type {
 const MEDIUM_BUDGET = 4096;
 const HIGH_BUDGET = 16384;
 
-/** A Claude Messages request as the canonical ChatRequest (a Claude client calling through a non-Claude channel). */
-export function claudeToChat(req: ClaudeRequest): ChatRequest {
-  checkClientFields(req, CLAUDE_CLIENT_FIELDS, 'Claude');
+/**
+ * A Claude Messages request as the canonical ChatRequest (a Claude client calling through a non-Claude channel).
+ * The hint fields it leaves out are added to `dropped`.
+ */
+export function claudeToChat(req: ClaudeRequest, dropped?: string[]): ChatRequest {
+  const hints = checkClientFields(req, CLAUDE_CLIENT_FIELDS, 'Claude');
+  if (dropped) dropped.push(...hints);
   const messages: ChatMessage[] = [];
   const system = systemText(req.system);
   if (system) messages.push({ role: 'system', content: system });
   for (const m of req.messages ?? []) {
     if (m.role === 'assistant') messages.push(assistantMessage(m.content));
+    // Claude Code sends reminders as system messages inside `messages` (the API takes them): they stay system.
+    else if ((m.role as string) === 'system') messages.push({ role: 'system', content: systemText(m.content) });
     else messages.push(...userMessages(m.content));
   }
 
@@ -42,7 +48,7 @@ export function claudeToChat(req: ClaudeRequest): ChatRequest {
     // The Claude stream ends with usage in message_delta, so it must be asked for.
     out.stream_options = { include_usage: true };
   }
-  const tools = (req.tools ?? []).map(toFunction);
+  const tools = toolsOf(req, dropped);
   if (tools.length > 0) out.tools = tools;
   if (req.tool_choice) {
     out.tool_choice = toolChoice(req.tool_choice);
@@ -60,10 +66,10 @@ export function claudeToChat(req: ClaudeRequest): ChatRequest {
   return out;
 }
 
-function systemText(system: ClaudeRequest['system']): string {
+function systemText(system: ClaudeRequest['system'] | ClaudeContentBlock[]): string {
   if (typeof system === 'string') return system;
   if (!Array.isArray(system)) return '';
-  return system
+  return (system as Array<{ type: string; text?: string }>)
     .filter((b) => b.type === 'text')
     .map((b) => b.text)
     .join('\n');
@@ -165,11 +171,26 @@ function assistantMessage(content: string | ClaudeContentBlock[]): ChatMessage {
   return msg;
 }
 
-/** Server tools (typed, schema-less: web_search, code_execution…) run on Anthropic's side: refused elsewhere. */
-function toFunction(t: ClaudeTool): ToolDefinition {
-  if (t.input_schema === undefined || (t.type !== undefined && t.type !== 'custom')) {
-    throw refuse(`本渠道不支持 Claude 服务端工具 ${String(t.type ?? t.name)}，只支持自定义工具`);
+/**
+ * Server tools (typed, schema-less: web_search, code_execution…) run on Anthropic's side: elsewhere they are left out
+ * of the offer (the model answers without them) and named in `dropped`, unless tool_choice forces one (refused).
+ */
+function toolsOf(req: ClaudeRequest, dropped: string[] | undefined): ToolDefinition[] {
+  const out: ToolDefinition[] = [];
+  const forced = req.tool_choice?.type === 'tool' ? req.tool_choice.name : null;
+  for (const t of req.tools ?? []) {
+    if (t.input_schema !== undefined && (t.type === undefined || t.type === 'custom')) {
+      out.push(toFunction(t));
+      continue;
+    }
+    if (forced !== null && t.name === forced) throw refuse(`本渠道无法运行 Claude 服务端工具 ${String(t.type ?? t.name)}，tool_choice 却要求使用它`);
+    const name = `tools[].type=${String(t.type ?? t.name)}`;
+    if (dropped && !dropped.includes(name)) dropped.push(name);
   }
+  return out;
+}
+
+function toFunction(t: ClaudeTool): ToolDefinition {
   const fn: ToolDefinition['function'] = { name: t.name, parameters: t.input_schema };
   if (t.description) fn.description = t.description;
   return { type: 'function', function: fn };

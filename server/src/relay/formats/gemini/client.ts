@@ -72,7 +72,7 @@ export const geminiClient: ClientFormatModule = {
     if (call.mode === 'embeddings') {
       return geminiEmbedToOpenAI(camelCaseFields(call.json) as unknown as GeminiEmbedContentRequest | GeminiBatchEmbedRequest, call.model);
     }
-    return geminiToChat(call.json as unknown as GeminiRequest, call.model, call.stream) as unknown as Record<string, unknown>;
+    return geminiToChat(call.json as unknown as GeminiRequest, call.model, call.stream, (call.dropped = [])) as unknown as Record<string, unknown>;
   },
   fromCanonical(answer, call) {
     if (call.mode === 'embeddings') return openAIToGeminiEmbed(answer as unknown as EmbeddingsResponse, !call.single) as unknown as Record<string, unknown>;

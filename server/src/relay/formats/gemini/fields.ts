@@ -38,5 +38,5 @@ export const GEMINI_CLIENT_FIELDS: ClientFields = {
   'contents[].parts[].thought': to('msg:reasoning_content'),
   'contents[].parts[].thoughtSignature': to('msg:reasoning_signature'),
   'contents[].parts[].executableCode, codeExecutionResult': refused('代码执行只在 Gemini 运行'),
-  'tools[].googleSearch, codeExecution, urlContext…': refused('内置工具只在 Gemini 运行'),
+  'tools[].googleSearch, codeExecution, urlContext…': ignored('内置工具只在 Gemini 运行：不提供给上游模型'),
 };

@@ -10,9 +10,10 @@ import type { GeminiContent, GeminiGenerationConfig, GeminiPart, GeminiRequest, 
  * speaks another format. Gemini function calls usually carry no id, so ids are generated from their position
  * (call_<turn>_<n>) and each functionResponse is paired with the earliest unanswered call of the same name.
  */
-export function geminiToChat(body: GeminiRequest, model: string, stream: boolean): ChatRequest {
+export function geminiToChat(body: GeminiRequest, model: string, stream: boolean, dropped?: string[]): ChatRequest {
   const req = camelCaseFields(body);
-  checkClientFields(req as unknown as Record<string, unknown>, GEMINI_CLIENT_FIELDS, 'Gemini');
+  const hints = checkClientFields(req as unknown as Record<string, unknown>, GEMINI_CLIENT_FIELDS, 'Gemini');
+  if (dropped) dropped.push(...hints);
   const messages: ChatMessage[] = [];
   const system = textOf(req.systemInstruction?.parts ?? []);
   if (system) messages.push({ role: 'system', content: system });
@@ -28,7 +29,7 @@ export function geminiToChat(body: GeminiRequest, model: string, stream: boolean
     out.stream = true;
     out.stream_options = { include_usage: true };
   }
-  const tools = toolsOf(req.tools ?? []);
+  const tools = toolsOf(req.tools ?? [], dropped);
   if (tools.length > 0) out.tools = tools;
   const choice = toolChoiceOf(req.toolConfig);
   if (choice) out.tool_choice = choice;
@@ -111,15 +112,22 @@ function refuseUnknownPart(part: GeminiPart): void {
   if (kinds.length > 0) throw refuse(`本渠道不支持 Gemini 内容部分 ${kinds.join(', ')}`);
 }
 
-function toolsOf(tools: GeminiTool[]): ToolDefinition[] {
+/**
+ * Function declarations as tools. Gemini's built-in tools (googleSearch, codeExecution, urlContext…) run only on
+ * Gemini: they are left out of the offer (the model answers without them), named in `dropped`.
+ */
+function toolsOf(tools: GeminiTool[], dropped: string[] | undefined): ToolDefinition[] {
   const out: ToolDefinition[] = [];
   for (const tool of tools) {
-    const builtIn = Object.keys(tool ?? {}).filter((k) => k !== 'functionDeclarations');
-    if (builtIn.length > 0) throw refuse(`本渠道不支持 Gemini 内置工具 ${builtIn.join(', ')}，只支持 functionDeclarations`);
+    for (const key of Object.keys(tool ?? {})) {
+      const name = `tools[].${key}`;
+      if (key !== 'functionDeclarations' && dropped && !dropped.includes(name)) dropped.push(name);
+    }
     for (const fn of tool.functionDeclarations ?? []) {
       const def: ToolDefinition = { type: 'function', function: { name: fn.name } };
       if (fn.description) def.function.description = fn.description;
-      const params = fn.parametersJsonSchema ?? (fn.parameters ? lowerTypes(fn.parameters) : undefined);
+      const given = fn.parametersJsonSchema ?? fn.parameters;
+      const params = given ? lowerTypes(given) : undefined;
       def.function.parameters = (params as Record<string, unknown> | undefined) ?? { type: 'object', properties: {} };
       out.push(def);
     }
@@ -133,14 +141,18 @@ export function lowerTypes(schema: unknown): unknown {
   if (!schema || typeof schema !== 'object') return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    if (key === 'type' && typeof value === 'string') out.type = value.toLowerCase();
-    else if (key === 'properties' && value && typeof value === 'object') {
-      out.properties = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lowerTypes(v)]));
-    } else if (key === 'items' || key === 'anyOf') out[key] = lowerTypes(value);
+    if (key === 'type') out.type = typeof value === 'string' ? value.toLowerCase() : Array.isArray(value) ? value.map((t) => (typeof t === 'string' ? t.toLowerCase() : t)) : value;
+    else if (SCHEMA_MAPS.has(key) && value && typeof value === 'object' && !Array.isArray(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([k, v]) => [k, lowerTypes(v)]));
+    } else if (SUBSCHEMAS.has(key)) out[key] = lowerTypes(value);
     else out[key] = value;
   }
   return out;
 }
+
+/** Where a JSON Schema holds schemas by name, and where it holds a schema or a list of them. */
+const SCHEMA_MAPS = new Set(['properties', '$defs', 'definitions', 'patternProperties']);
+const SUBSCHEMAS = new Set(['items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'not', 'additionalProperties']);
 
 function toolChoiceOf(config: GeminiToolConfig | undefined): ToolChoice | undefined {
   const fc = config?.functionCallingConfig;
@@ -178,7 +190,9 @@ function applyGenerationConfig(out: ChatRequest, gc: GeminiGenerationConfig | un
     throw refuse(`本渠道不支持 responseMimeType ${String(gc.responseMimeType)}`);
   }
   if (gc.responseMimeType === 'application/json') {
-    const schema = gc.responseJsonSchema ?? (gc.responseSchema ? (lowerTypes(gc.responseSchema) as Record<string, unknown>) : undefined);
+    // Gemini CLI sends responseJsonSchema with Gemini's upper-case type names too ("OBJECT"); JSON Schema's are lower.
+    const given = gc.responseJsonSchema ?? gc.responseSchema;
+    const schema = given ? (lowerTypes(given) as Record<string, unknown>) : undefined;
     out.response_format = schema ? { type: 'json_schema', json_schema: { name: 'response', schema } } : { type: 'json_object' };
   }
   const effort = effortOf(gc.thinkingConfig?.thinkingBudget, gc.thinkingConfig?.thinkingLevel);

@@ -66,7 +66,7 @@ class ResponsesPassthroughMeter extends WholeEventsPassthroughMeter<ResponsesStr
 
 export const responsesClient: ClientFormatModule = {
   format: 'responses',
-  toCanonical: (call) => responsesToChat(call.json ?? {}) as unknown as Record<string, unknown>,
+  toCanonical: (call) => responsesToChat(call.json ?? {}, (call.dropped = [])) as unknown as Record<string, unknown>,
   fromCanonical(answer, call) {
     const response = chatToResponses(answer as unknown as ChatCompletion, echoOf(call), call.turn?.base ?? newIdBase());
     if (call.turn) call.turn.produced = response;

@@ -27,8 +27,10 @@ export const RESPONSES_CLIENT_FIELDS: ClientFields = {
   truncation: ignored('上下文由客户端完整携带'),
   service_tier: ignored('OpenAI 的服务档位'),
   safety_identifier: ignored('OpenAI 的滥用监测标识'),
-  max_tool_calls: ignored('只限制内置工具，而内置工具被拒绝'),
+  max_tool_calls: ignored('只限制内置工具，而内置工具不会转给上游'),
+  client_metadata: ignored('客户端的标签，只供 OpenAI 侧使用'),
+  'parallel_tool_calls (without tools)': ignored('没有工具时不要求任何东西'),
   top_logprobs: refused('转换后的回答不带 logprobs', (v) => v === 0),
   background: refused('后台模式只存在于 OpenAI', (v) => v === false),
-  'tools[] hosted (web_search, file_search…)': refused('内置工具只在 OpenAI 运行'),
+  'tools[] hosted (web_search, tool_search, file_search…)': ignored('内置工具只在 OpenAI 运行：不提供给上游模型；tool_choice 强制使用时拒绝'),
 };

@@ -12,14 +12,17 @@ const load = <T>(folder: string) => {
     .map((file) => ({ file, c: JSON.parse(readFileSync(new URL(file, dir), 'utf8')) as T }));
 };
 
-const cases = load<{ input: Record<string, unknown>; expected: ChatRequest }>('to-chat');
+const cases = load<{ input: Record<string, unknown>; expected: ChatRequest; expectedDropped?: string[] }>('to-chat');
 const errorCases = load<{ input: Record<string, unknown>; expected: { status: number; type: string; code: string; mentions: string } }>('to-chat-errors');
 
 describe('Responses request -> ChatRequest', () => {
   it('has fixtures', () => expect(cases.length).toBeGreaterThan(0));
 
   it.each(cases)('$file', ({ c }) => {
-    expect(responsesToChat(c.input)).toEqual(c.expected);
+    const dropped: string[] = [];
+    expect(responsesToChat(c.input, dropped)).toEqual(c.expected);
+    // Hints and hosted tools are left out, and named (X-Switchyard-Dropped).
+    expect(dropped).toEqual(c.expectedDropped ?? []);
   });
 });
 

@@ -1,4 +1,5 @@
 import { RelayError } from '../../errors.js';
+import { RESPONSES_CLIENT_FIELDS } from './fields.js';
 import { isMintedId } from './ids.js';
 import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolChoice, ToolDefinition } from '../openai/chat.js';
 
@@ -39,7 +40,39 @@ const STATEFUL: Array<[string, string]> = [
   ['prompt', '本渠道不支持 prompt 模板参数，请直接在 input 中给出内容'],
 ];
 
-export function responsesToChat(req: Obj): ChatRequest {
+/**
+ * Tools OpenAI runs on its side (or the client runs from OpenAI's hints). A chat-only upstream cannot run them, so
+ * they are left out of the offer — the model answers without them — unless tool_choice forces one (then refused).
+ */
+const HOSTED_TOOLS = new Set([
+  'web_search',
+  'web_search_preview',
+  'web_search_preview_2025_03_11',
+  'tool_search',
+  'file_search',
+  'code_interpreter',
+  'image_generation',
+  'computer_use_preview',
+  'local_shell',
+  'mcp',
+]);
+
+/** The top-level fields the field table names (text.format is `text`'s). */
+const NAMED = new Set(Object.keys(RESPONSES_CLIENT_FIELDS).map((k) => k.split(/[.[ ]/)[0]));
+
+/** The hint fields a request carries (ignored in RESPONSES_CLIENT_FIELDS), and any field the table does not name. */
+function hintFields(req: Obj): string[] {
+  const found: string[] = [];
+  for (const key in req) {
+    if (!present(req[key])) continue;
+    const rule = RESPONSES_CLIENT_FIELDS[key];
+    if (rule ? 'kind' in rule && rule.kind === 'ignored' : !NAMED.has(key)) found.push(key);
+  }
+  return found;
+}
+
+/** A Responses request in the canonical shape; the hint fields and hosted tools it leaves out are added to `dropped`. */
+export function responsesToChat(req: Obj, dropped?: string[]): ChatRequest {
   if (typeof req.model !== 'string' || !req.model) throw invalid('缺少必填字段 model', 'missing_required_parameter');
   if (present(req.previous_response_id)) throw unknownReference('previous_response_id', req.previous_response_id);
   for (const [field, message] of STATEFUL) if (present(req[field])) throw unsupported(message);
@@ -75,8 +108,14 @@ export function responsesToChat(req: Obj): ChatRequest {
       out.stream_options = { include_usage: true };
     }
   }
-  applyTools(out, req.tools, req.tool_choice);
-  if (typeof req.parallel_tool_calls === 'boolean') out.parallel_tool_calls = req.parallel_tool_calls;
+  const left: string[] = hintFields(req);
+  applyTools(out, req.tools, req.tool_choice, left);
+  // Without tools it asks for nothing (Codex sends it on every turn).
+  if (typeof req.parallel_tool_calls === 'boolean') {
+    if (out.tools) out.parallel_tool_calls = req.parallel_tool_calls;
+    else left.push('parallel_tool_calls');
+  }
+  if (dropped) dropped.push(...left);
   const effort = reasoningEffort(req.reasoning);
   if (effort) out.reasoning_effort = effort;
   applyText(out, req.text);
@@ -246,9 +285,18 @@ function reasoningText(item: Obj): string {
   return texts(item.content) || texts(item.summary);
 }
 
-function applyTools(out: ChatRequest, rawTools: unknown, rawChoice: unknown): void {
+function applyTools(out: ChatRequest, rawTools: unknown, rawChoice: unknown, dropped: string[]): void {
   if (present(rawTools) && !Array.isArray(rawTools)) throw invalid('tools 必须是数组', 'invalid_type');
-  let tools = ((rawTools as unknown[] | undefined) ?? []).map(toolOf);
+  const offered: unknown[] = [];
+  for (const raw of (rawTools as unknown[] | undefined) ?? []) {
+    const type = isObj(raw) ? raw.type : undefined;
+    if (typeof type === 'string' && HOSTED_TOOLS.has(type)) {
+      if (isObj(rawChoice) && rawChoice.type === type) throw unsupported(`本渠道无法运行内置工具 ${type}，tool_choice 却要求使用它`);
+      const name = `tools[].type=${type}`;
+      if (!dropped.includes(name)) dropped.push(name);
+    } else offered.push(raw);
+  }
+  let tools = offered.map(toolOf);
   if (present(rawChoice)) {
     if (typeof rawChoice === 'string') {
       if (rawChoice !== 'none' && rawChoice !== 'auto' && rawChoice !== 'required') throw invalid('tool_choice 只能是 none、auto 或 required', 'invalid_value');

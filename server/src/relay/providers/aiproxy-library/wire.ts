@@ -70,7 +70,7 @@ export class LibraryChunkDecoder implements ChunkDecoder {
 export const libraryWire: WireCodec = {
   format: 'aiproxy-library',
   encode(canonical: Record<string, unknown>, up: Attempt) {
-    checkCanonical(canonical as ChatRequest, LIBRARY_FIELDS);
+    checkCanonical(canonical as ChatRequest, LIBRARY_FIELDS, up.dropped);
     const out = chatToLibraryRequest(canonical as ChatRequest, up.upstreamModel, libraryIdOf(up), up.call.stream) as unknown as Record<string, unknown>;
     return Object.assign(out, up.channel.paramOverride);
   },

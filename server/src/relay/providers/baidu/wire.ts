@@ -49,7 +49,7 @@ export const baiduWire: WireCodec = {
   format: BAIDU_WIRE,
   encode(canonical: Record<string, unknown>, up: Attempt) {
     if (up.call.mode === 'embeddings') return embeddingsToErnie(canonical as EmbeddingsRequest) as unknown as Record<string, unknown>;
-    checkCanonical(canonical as ChatRequest, BAIDU_FIELDS);
+    checkCanonical(canonical as ChatRequest, BAIDU_FIELDS, up.dropped);
     const out = chatToErnieRequest(canonical as ChatRequest, up.call.stream) as unknown as Record<string, unknown>;
     return Object.assign(out, up.channel.paramOverride);
   },

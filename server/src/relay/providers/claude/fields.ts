@@ -29,7 +29,7 @@ export const CLAUDE_FIELDS: WirePolicy = {
     seed: refused('Claude 没有 seed'),
     modalities: refused('Claude 只输出文本', only(['text'])),
     audio: refused('Claude 不输出音频'),
-    verbosity: refused('Claude 没有 verbosity', only('medium')),
+    verbosity: ignored('Claude 没有 verbosity（回答详略的提示）'),
     web_search_options: refused('请改用 Claude 客户端的 web_search 工具'),
     functions: refused('请改用 tools'),
     function_call: refused('请改用 tool_choice'),

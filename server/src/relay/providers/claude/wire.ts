@@ -48,7 +48,7 @@ class ClaudeChunkDecoder implements ChunkDecoder {
 export const claudeWire: WireCodec = {
   format: 'claude',
   encode(canonical: Record<string, unknown>, up: Attempt, withheld) {
-    checkCanonical(canonical as ChatRequest, CLAUDE_FIELDS);
+    checkCanonical(canonical as ChatRequest, CLAUDE_FIELDS, up.dropped);
     const out = chatToClaudeRequest(canonical as ChatRequest, up.upstreamModel, {
       defaultMaxTokens: up.options.get('claude.default_max_tokens'),
       ...(withheld?.has('claude.output_format') ? { outputFormat: false } : {}),

@@ -29,7 +29,7 @@ export const COHERE_FIELDS: WirePolicy = {
     logit_bias: refused('Cohere 没有 logit_bias', emptyObject),
     modalities: refused('Cohere 只输出文本', only(['text'])),
     audio: refused('Cohere 不输出音频'),
-    verbosity: refused('Cohere 没有 verbosity', only('medium')),
+    verbosity: ignored('Cohere 没有 verbosity（回答详略的提示）'),
     web_search_options: refused('Cohere 没有网页搜索'),
     functions: refused('请改用 tools'),
     function_call: refused('请改用 tool_choice'),

@@ -44,7 +44,7 @@ export class CohereChunkDecoder implements ChunkDecoder {
 export const cohereWire: WireCodec = {
   format: 'cohere',
   encode(canonical: Record<string, unknown>, up: Attempt) {
-    checkCanonical(canonical as ChatRequest, COHERE_FIELDS);
+    checkCanonical(canonical as ChatRequest, COHERE_FIELDS, up.dropped);
     const out = chatToCohereRequest(canonical as ChatRequest, up.upstreamModel, up.call.stream) as unknown as Record<string, unknown>;
     return Object.assign(out, up.channel.paramOverride);
   },

@@ -46,7 +46,7 @@ export class DifyChunkDecoder implements ChunkDecoder {
 export const difyWire: WireCodec = {
   format: 'dify',
   encode(canonical: Record<string, unknown>, up: Attempt) {
-    checkCanonical(canonical as ChatRequest, DIFY_FIELDS);
+    checkCanonical(canonical as ChatRequest, DIFY_FIELDS, up.dropped);
     const out = chatToDifyRequest(canonical as ChatRequest, up.call.stream) as unknown as Record<string, unknown>;
     return Object.assign(out, up.channel.paramOverride);
   },

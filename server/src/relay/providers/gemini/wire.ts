@@ -57,7 +57,7 @@ export const geminiWire: WireCodec = {
   format: 'gemini',
   encode(canonical: Record<string, unknown>, up: Attempt) {
     if (up.call.mode === 'embeddings') return embeddingsToGemini(canonical as EmbeddingsRequest, up.upstreamModel) as unknown as Record<string, unknown>;
-    checkCanonical(canonical as ChatRequest, GEMINI_FIELDS);
+    checkCanonical(canonical as ChatRequest, GEMINI_FIELDS, up.dropped);
     const out = chatToGeminiRequest(canonical as ChatRequest, { safetySettings: up.options.get('gemini.safety_settings') });
     return Object.assign(out as unknown as Record<string, unknown>, up.channel.paramOverride);
   },

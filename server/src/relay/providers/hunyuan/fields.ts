@@ -30,7 +30,7 @@ export const HUNYUAN_FIELDS: WirePolicy = {
     top_k: refused('混元没有 top_k'),
     modalities: refused('混元只输出文本', only(['text'])),
     audio: refused('混元不输出音频'),
-    verbosity: refused('混元没有 verbosity', only('medium')),
+    verbosity: ignored('混元没有 verbosity（回答详略的提示）'),
     web_search_options: refused('此转换不支持网页搜索'),
     functions: refused('请改用 tools'),
     function_call: refused('请改用 tool_choice'),

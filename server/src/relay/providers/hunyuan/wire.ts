@@ -64,7 +64,7 @@ export class HunyuanChunkDecoder implements ChunkDecoder {
 export const hunyuanWire: WireCodec = {
   format: 'hunyuan',
   encode(canonical: Record<string, unknown>, up: Attempt) {
-    checkCanonical(canonical as ChatRequest, HUNYUAN_FIELDS);
+    checkCanonical(canonical as ChatRequest, HUNYUAN_FIELDS, up.dropped);
     const out = chatToHunyuanRequest(canonical as ChatRequest, up.upstreamModel, up.call.stream) as unknown as Record<string, unknown>;
     return Object.assign(out, up.channel.paramOverride);
   },

@@ -1,3 +1,4 @@
+import { CHANNEL_TYPE } from '@switchyard/shared';
 import type { ChatChunk } from '../../formats/openai/chat.js';
 import { parseOpenAIError } from '../../formats/openai/errors.js';
 import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
@@ -9,6 +10,9 @@ import { SseSplitter } from '../gemini/sse.js';
  * OpenAI's chat body as a wire: the canonical shape itself. A client of another format reaches an OpenAI-compatible
  * channel through here; usage is always asked for in streams, since it is what gets billed.
  */
+
+/** Channel types that are OpenAI's own service (no extension parameters). */
+const OPENAI_ITSELF = new Set<number>([CHANNEL_TYPE.OPENAI, CHANNEL_TYPE.AZURE]);
 
 /** An upstream answer that must be a JSON object (throws otherwise: the answer is then unreadable). */
 export function parseJson(body: Buffer): Record<string, unknown> {
@@ -76,6 +80,12 @@ export const openAIWire: WireCodec = {
       const existing = typeof out.stream_options === 'object' && out.stream_options !== null ? out.stream_options : {};
       // Object.assign: a spread followed by a new key takes V8's slow path (about 1.4 µs on Node 20).
       out.stream_options = Object.assign({}, existing, { include_usage: true });
+    }
+    // top_k (from a Claude or Gemini client) is not an OpenAI parameter: OpenAI and Azure refuse it. Compatible
+    // servers (vLLM, DeepSeek...) take it as an extension, so it goes to them.
+    if (out.top_k !== undefined && OPENAI_ITSELF.has(up.channel.type)) {
+      out.top_k = undefined;
+      up.dropped?.push('top_k');
     }
     Object.assign(out, up.channel.paramOverride);
     return out;

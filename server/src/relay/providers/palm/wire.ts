@@ -19,7 +19,7 @@ declare module '../../types.js' {
 export const palmWire: WireCodec = {
   format: 'palm',
   encode(canonical: Record<string, unknown>, up: Attempt) {
-    checkCanonical(canonical as ChatRequest, PALM_FIELDS);
+    checkCanonical(canonical as ChatRequest, PALM_FIELDS, up.dropped);
     return Object.assign(chatToPalmRequest(canonical as ChatRequest) as unknown as Record<string, unknown>, up.channel.paramOverride);
   },
   decode: (body: Buffer, up: UpstreamCall) => palmToChatCompletion(parseJson(body) as PalmAnswer, up.call.model) as unknown as Record<string, unknown>,

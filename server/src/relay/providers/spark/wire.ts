@@ -51,7 +51,7 @@ export const sparkWire: WireCodec = {
   format: SPARK_WIRE,
   encode(canonical: Record<string, unknown>, up: Attempt) {
     if (up.call.mode !== 'chat') throw new RelayError(400, '讯飞星火渠道只支持对话', 'unsupported_mode', 'invalid_request_error');
-    checkCanonical(canonical as ChatRequest, SPARK_FIELDS);
+    checkCanonical(canonical as ChatRequest, SPARK_FIELDS, up.dropped);
     const out = chatToSparkRequest(canonical as ChatRequest, versionOfAttempt(up));
     // Overrides are Spark's chat parameters (auditing, top_k, ...): the frame's header and payload are the call's own.
     Object.assign(out.parameter.chat, up.channel.paramOverride);

@@ -43,7 +43,7 @@ class ZhipuV3ChunkDecoder implements ChunkDecoder {
 export const zhipuV3Wire: WireCodec = {
   format: ZHIPU_V3_WIRE,
   encode(canonical: Record<string, unknown>, up: Attempt) {
-    checkCanonical(canonical as ChatRequest, ZHIPU_V3_FIELDS);
+    checkCanonical(canonical as ChatRequest, ZHIPU_V3_FIELDS, up.dropped);
     const out = chatToZhipuV3Request(canonical as ChatRequest, up.call.stream) as unknown as Record<string, unknown>;
     return Object.assign(out, up.channel.paramOverride);
   },

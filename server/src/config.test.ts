@@ -23,6 +23,12 @@ describe('configuration from the environment', () => {
     for (const refused of ['1', '0', '3601', '2.5', 'soon', '-5']) expect(() => loadConfig({ JOB_LEASE_TTL: refused })).toThrow(/JOB_LEASE_TTL/);
   });
 
+  it('writes settlement batches 100 ms apart unless SETTLEMENT_INTERVAL_MS gives whole milliseconds from 10 to 60000', () => {
+    expect(loadConfig({}).settlementIntervalMs).toBe(100);
+    expect(loadConfig({ SETTLEMENT_INTERVAL_MS: '500' }).settlementIntervalMs).toBe(500);
+    for (const refused of ['5', '60001', '2.5', 'soon']) expect(() => loadConfig({ SETTLEMENT_INTERVAL_MS: refused })).toThrow(/SETTLEMENT_INTERVAL_MS/);
+  });
+
   it("opens the file an established SQLITE_PATH names, without its driver parameters", () => {
     expect(loadConfig({ SQLITE_PATH: '/data/one-api.db?_busy_timeout=5000' }).sqlitePath).toBe('/data/one-api.db');
     expect(loadConfig({ SQLITE_PATH: '/data/switchyard.db' }).sqlitePath).toBe('/data/switchyard.db');

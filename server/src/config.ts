@@ -97,6 +97,11 @@ export interface Config {
   settlementJournalDir: string;
   /** Settlements waiting to be written at most before new calls are refused (SETTLEMENT_MAX_PENDING). */
   settlementMaxPending: number;
+  /**
+   * How long a settlement waits at most to be written with the others of its batch (SETTLEMENT_INTERVAL_MS, 10 to
+   * 60,000; 100 by default): longer means fewer, larger writes, and balances in the database that lag more.
+   */
+  settlementIntervalMs: number;
   /** Offer HTTP/2 to TLS upstreams (UPSTREAM_HTTP2=true|false): many calls then share one connection. */
   upstreamHttp2: boolean;
   /**
@@ -179,12 +184,14 @@ function seconds(value: string | undefined, fallback: number): number {
 
 export const JOB_LEASE_TTL_RANGE = { min: 2, max: 3600 } as const;
 
-/** JOB_LEASE_TTL: whole seconds within JOB_LEASE_TTL_RANGE; the lease's own default when unset. */
-function jobLeaseTtl(value: string | undefined): number {
-  if (value === undefined || value.trim() === '') return DEFAULT_LEASE_TTL_MS / 1000;
+export const SETTLEMENT_INTERVAL_RANGE = { min: 10, max: 60_000 } as const;
+
+/** A whole number within `range` (a start that would misread it is refused), or `fallback` when unset. */
+function wholeWithin(name: string, unit: string, value: string | undefined, fallback: number, range: { min: number; max: number }): number {
+  if (value === undefined || value.trim() === '') return fallback;
   const n = Number(value);
-  const { min, max } = JOB_LEASE_TTL_RANGE;
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`JOB_LEASE_TTL must be whole seconds from ${min} to ${max}, not ${value}`);
+  const { min, max } = range;
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be whole ${unit} from ${min} to ${max}, not ${value}`);
   return n;
 }
 
@@ -265,12 +272,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     pollingIntervalSeconds: positive(env.POLLING_INTERVAL),
     updateTask: env.UPDATE_TASK?.trim() !== 'false',
     taskPollIntervalSeconds: positive(env.TASK_POLL_INTERVAL) || 15,
-    jobLeaseTtlSeconds: jobLeaseTtl(env.JOB_LEASE_TTL),
+    jobLeaseTtlSeconds: wholeWithin('JOB_LEASE_TTL', 'seconds', env.JOB_LEASE_TTL, DEFAULT_LEASE_TTL_MS / 1000, JOB_LEASE_TTL_RANGE),
     shutdownTimeoutSeconds: positive(env.SHUTDOWN_TIMEOUT) || 30,
     upstreamMaxConnections: int(env.UPSTREAM_MAX_CONNECTIONS, DEFAULT_UPSTREAM_MAX_CONNECTIONS),
     sqlMaxOpenConns: Math.max(1, int(env.SQL_MAX_OPEN_CONNS, 20)),
     sqlConnWaitTimeoutSeconds: positive(env.SQL_CONN_WAIT_TIMEOUT) || 10,
     settlementMaxPending: Math.max(1, int(env.SETTLEMENT_MAX_PENDING, 50_000)),
+    settlementIntervalMs: wholeWithin('SETTLEMENT_INTERVAL_MS', 'milliseconds', env.SETTLEMENT_INTERVAL_MS, 100, SETTLEMENT_INTERVAL_RANGE),
     settlementJournalDir: env.SETTLEMENT_JOURNAL_DIR?.trim() ? path.resolve(env.SETTLEMENT_JOURNAL_DIR.trim()) : '',
     upstreamHttp2: env.UPSTREAM_HTTP2 === undefined || env.UPSTREAM_HTTP2.trim() === '' ? DEFAULT_UPSTREAM_HTTP2 : env.UPSTREAM_HTTP2 === 'true',
     clientHeadersTimeoutSeconds: positive(env.CLIENT_HEADERS_TIMEOUT) || 60,

@@ -35,7 +35,7 @@ export function createRelayServices(
     http2: config.upstreamHttp2,
   });
   setClientStallTimeout(config.clientStallTimeoutSeconds * 1000);
-  const settler = new Settler(db, log);
+  const settler = new Settler(db, log, config.settlementIntervalMs);
   settler.record = record;
   settler.maxPending = config.settlementMaxPending;
   const quotaGate = new QuotaGate(db, () => settler.flushSoon());

@@ -41,6 +41,9 @@ const TIMED = [
   // timeout: beside other files on a loaded 2-core machine they failed in both full runs.
   'server/src/cluster/nodes.test.ts',
   'server/src/cluster/worker-kill-charges.test.ts',
+  // 1,000 calls at once on a small balance, and a burst whose reservations are counted while in flight: beside three
+  // other files on a slow 2-core machine, connections were reset and calls passed before their reservation was read.
+  'server/src/relay/relay-small-balance.test.ts',
 ];
 
 /*

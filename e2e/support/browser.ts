@@ -96,6 +96,9 @@ async function makeMotionInstant(context: BrowserContext): Promise<void> {
   }, INSTANT_MOTION);
 }
 
+/** How long one action or wait of a page may take (Playwright's own default is 30 s). */
+const ACTION_TIMEOUT_MS = 20_000;
+
 /** A fresh browser profile (empty storage and cookies) with clipboard access granted; a Chinese browser unless told. */
 export async function newPage(
   browser: Browser,
@@ -104,6 +107,8 @@ export async function newPage(
   locale = 'zh-CN',
 ): Promise<PageSession> {
   const context = await browser.newContext({ baseURL, viewport, locale });
+  // Under a test's 60 s: a step that never comes fails naming its locator, not as the test's timeout with no step named.
+  context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   await recordCspViolations(context);
   await makeMotionInstant(context);
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });

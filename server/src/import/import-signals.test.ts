@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connect } from '../db/connect.js';
 import { incumbentDatabase, type IncumbentDb } from '../test/incumbent-fixture.js';
+import { serverEntry } from '../test/server-process.js';
 import { STOPPED_EXIT_CODE } from './cli.js';
 import { IMPORTED_TABLES, IMPORT_MARKER } from './target.js';
 
@@ -32,7 +33,7 @@ describe('an import interrupted with Ctrl-C', () => {
 
   it('stops, removes what it wrote and exits non-zero', async () => {
     const target = path.join(dir, 'switchyard.db');
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/import/main.ts', incumbent.location], {
+    const child = spawn(process.execPath, [...serverEntry('import/main'), incumbent.location], {
       cwd: SERVER_ROOT,
       env: { ...process.env, SQLITE_PATH: target, SQL_DSN: '', LOG_LEVEL: 'silent' },
       stdio: ['ignore', 'pipe', 'pipe'],

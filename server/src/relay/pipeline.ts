@@ -261,8 +261,8 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
 }
 
 /**
- * Names the hint fields a converted call left out (the client's names, then the target wire's canonical names), so
- * an operator sees them in the browser's network tab or a log line.
+ * Names the hint fields a converted call left out, each under the name the client sent it by (what the target wire
+ * left out is mapped back in attempt.ts), so an operator sees them in the browser's network tab or a log line.
  */
 const DROPPED_HEADER = 'X-Switchyard-Dropped';
 const droppedHeader = (names: readonly string[]) => [...new Set(names)].join(',');

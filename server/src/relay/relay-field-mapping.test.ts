@@ -145,6 +145,16 @@ describe.each(testDatabases(['sqlite']))('request fields on other formats’ cha
       expect(response.headers.get('x-switchyard-dropped')).toBe('top_k');
     });
 
+    it('max_tokens reaches an OpenAI reasoning model as max_completion_tokens, which is all it takes', async () => {
+      r.openai.next.push({ json: chatAnswer({ content: 'Hi!' }) });
+      await claudeSdk().messages.create({ model: M.gptReasoning, max_tokens: 16000, messages: ask });
+      expect(r.openai.last()).toMatchObject({ model: M.gptReasoning, max_completion_tokens: 16000 });
+      expect(r.openai.last()).not.toHaveProperty('max_tokens');
+      r.openai.next.push({ json: chatAnswer({ content: 'Hi!' }) });
+      await claudeSdk().messages.create({ model: M.gpt, max_tokens: 100, messages: ask });
+      expect(r.openai.last()).toMatchObject({ max_tokens: 100 });
+    });
+
     it('leaves a server tool (web_search) out of the offer on another channel, and names it', async () => {
       r.openai.next.push({ json: chatAnswer({ content: 'Hi!' }) });
       const { response } = await claudeSdk()

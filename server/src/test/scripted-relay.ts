@@ -16,6 +16,8 @@ export const SCRIPTED_MODELS = {
   claudeOld: 'claude-3-5-haiku-20241022',
   gemini: 'gemini-2.5-flash',
   gpt: 'gpt-4o-mini',
+  /** An OpenAI reasoning model (max_completion_tokens, not max_tokens). */
+  gptReasoning: 'o4-mini',
 } as const;
 
 export interface ScriptedRelay {
@@ -34,7 +36,7 @@ export async function startScriptedRelay(database: TestDatabase): Promise<Script
   await setPrices(f, Object.fromEntries(Object.values(SCRIPTED_MODELS).map((m) => [m, { ratio: 1, completion: 2 }])));
   await f.channel({ type: 14, base_url: claude.url, key: 'sk-ant-scripted', models: [SCRIPTED_MODELS.claude, SCRIPTED_MODELS.claudeOld].join(',') });
   await f.channel({ type: 24, base_url: gemini.url, key: 'AIza-scripted', models: SCRIPTED_MODELS.gemini });
-  await f.channel({ type: 1, base_url: openai.url, key: 'sk-openai-scripted', models: SCRIPTED_MODELS.gpt });
+  await f.channel({ type: 1, base_url: openai.url, key: 'sk-openai-scripted', models: [SCRIPTED_MODELS.gpt, SCRIPTED_MODELS.gptReasoning].join(',') });
   const { key } = await f.token();
   return {
     f,

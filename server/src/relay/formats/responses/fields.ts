@@ -14,6 +14,7 @@ export const RESPONSES_CLIENT_FIELDS: ClientFields = {
   top_p: to('top_p'),
   stream: to('stream'),
   tools: to('tools'),
+  'tools[] custom (free-form input), namespace; additional_tools items': to('tools'),
   tool_choice: to('tool_choice'),
   parallel_tool_calls: to('parallel_tool_calls'),
   'reasoning.effort': to('reasoning_effort'),
@@ -32,5 +33,6 @@ export const RESPONSES_CLIENT_FIELDS: ClientFields = {
   'parallel_tool_calls (without tools)': ignored('没有工具时不要求任何东西'),
   top_logprobs: refused('转换后的回答不带 logprobs', (v) => v === 0),
   background: refused('后台模式只存在于 OpenAI', (v) => v === false),
+  'tools[].defer_loading': ignored('每个工具都直接提供给上游，无需工具搜索'),
   'tools[] hosted (web_search, tool_search, file_search…)': ignored('内置工具只在 OpenAI 运行：不提供给上游模型；tool_choice 强制使用时拒绝'),
 };

@@ -86,6 +86,15 @@ function checkLifecycle(events: StreamCase['expected']): void {
   if (terminal !== 'response.failed') expect(done.size).toBe(added.size);
 }
 
+/** One chunk of a gpt-4o stream with choice 0's delta. */
+const chunk = (delta: ChatChunk['choices'][number]['delta'], finish: ChatChunk['choices'][number]['finish_reason'] = null): ChatChunk => ({
+  id: 'chatcmpl-u',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'gpt-4o',
+  choices: [{ index: 0, delta, finish_reason: finish }],
+});
+
 describe('ChatChunk stream -> Responses events', () => {
   it('has fixtures', () => expect(cases.length).toBeGreaterThan(0));
 
@@ -100,13 +109,6 @@ describe('ChatChunk stream -> Responses events', () => {
 
   it('holds the closing events until finish(), so usage sent after finish_reason is reported', () => {
     const conv = new ChatToResponsesStream({ model: 'gpt-4o' }, 'gpt-4o', newIdBase());
-    const chunk = (delta: ChatChunk['choices'][number]['delta'], finish: ChatChunk['choices'][number]['finish_reason'] = null): ChatChunk => ({
-      id: 'chatcmpl-u',
-      object: 'chat.completion.chunk',
-      created: 1,
-      model: 'gpt-4o',
-      choices: [{ index: 0, delta, finish_reason: finish }],
-    });
     const before = conv.push(chunk({ content: 'Hi' })) + conv.push(chunk({}, 'stop'));
     expect(before).not.toContain('response.completed');
     const usage = conv.push({ ...chunk({}), choices: [], usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 } });
@@ -114,6 +116,24 @@ describe('ChatChunk stream -> Responses events', () => {
     const end = conv.finish();
     expect(end).toContain('event: response.completed');
     expect(end).toContain('"usage":{"input_tokens":3,');
+  });
+
+  it('writes a custom tool’s stand-in call as a custom_tool_call, its input read from the whole arguments at the close', () => {
+    const request = { model: 'gpt-4o', tools: [{ type: 'custom', name: 'apply_patch' }] };
+    const conv = new ChatToResponsesStream(request, 'gpt-4o', newIdBase());
+    const call = (args: string, first = false) =>
+      chunk({ tool_calls: [{ index: 0, ...(first ? { id: 'call_1', type: 'function' as const } : {}), function: { ...(first ? { name: 'apply_patch' } : {}), arguments: args } }] });
+    const sse = conv.push(call('{"inp', true)) + conv.push(call('ut":"*** Begin Patch\\n+\\"hi\\"')) + conv.push(call('\\n*** End Patch"}')) + conv.push(chunk({}, 'tool_calls')) + conv.finish();
+    const events = parseSse(sse);
+    checkLifecycle(events);
+    const input = '*** Begin Patch\n+"hi"\n*** End Patch';
+    expect(events.filter((e) => e.type.startsWith('response.custom_tool_call_input'))).toEqual([
+      expect.objectContaining({ type: 'response.custom_tool_call_input.delta', delta: input, output_index: 0 }),
+      expect.objectContaining({ type: 'response.custom_tool_call_input.done', input, output_index: 0 }),
+    ]);
+    expect(events.some((e) => e.type.startsWith('response.function_call_arguments'))).toBe(false);
+    expect(events.find((e) => e.type === 'response.output_item.added')?.item).toMatchObject({ type: 'custom_tool_call', name: 'apply_patch', input: '', status: 'in_progress' });
+    expect(events.find((e) => e.type === 'response.output_item.done')?.item).toMatchObject({ type: 'custom_tool_call', call_id: 'call_1', name: 'apply_patch', input, status: 'completed' });
   });
 
   it('emits nothing after the stream has ended', () => {

@@ -1,9 +1,11 @@
 import type { ChatChunk, ChatUsage } from '../openai/chat.js';
-import { endingOf, requestModel, responseShell, responsesUsage } from './from-chat.js';
+import { callItem, endingOf, requestModel, responseShell, responsesUsage } from './from-chat.js';
 import { itemId, responseId } from './ids.js';
+import { customInput, toolOrigins, type ToolOrigin } from './tool-names.js';
 import type {
   ItemStatus,
   ResponseObject,
+  ResponsesCustomToolCallItem,
   ResponsesFunctionCallItem,
   ResponsesMessageItem,
   ResponsesOutputItem,
@@ -16,7 +18,8 @@ type Obj = Record<string, unknown>;
 
 /** The reasoning or message item being written, and for a message the content part being written in it. */
 type Open = { kind: 'reasoning'; index: number; item: ResponsesReasoningItem } | { kind: 'message'; index: number; item: ResponsesMessageItem; part: number };
-type Call = { index: number; item: ResponsesFunctionCallItem };
+/** A call being written; a custom tool's stand-in arguments are kept whole in `args` until its input can be read. */
+type Call = { index: number; item: ResponsesFunctionCallItem | ResponsesCustomToolCallItem; args: string };
 
 /**
  * A ChatChunk stream as the Responses event stream: response.created and response.in_progress, then one output item
@@ -26,7 +29,9 @@ type Call = { index: number; item: ResponsesFunctionCallItem };
  * one carrying finish_reason. The answer is kept because the protocol repeats it whole in the closing events.
  *
  * Function calls stay open until the answer ends (or text resumes): a chat upstream may interleave the argument
- * deltas of parallel calls, and clients act on output_item.done, so it must never carry partial arguments.
+ * deltas of parallel calls, and clients act on output_item.done, so it must never carry partial arguments. A call of
+ * a custom tool's stand-in (tool-names.ts) is a custom_tool_call, its input sent whole when the call closes: the
+ * upstream streams it as JSON-escaped text inside the stand-in's arguments.
  */
 export class ChatToResponsesStream {
   private seq = 0;
@@ -38,6 +43,8 @@ export class ChatToResponsesStream {
   /** chat tool_calls[].index -> the function_call item. */
   private readonly calls = new Map<number, Call>();
   private openCalls: Call[] = [];
+  /** The custom and namespaced tools the request offers, read at the first call. */
+  private origins: Map<string, ToolOrigin> | null = null;
   private finishReason: string | null = null;
   private usage: ChatUsage | null = null;
   /** The whole response as the closing event carried it, once finish() ran. */
@@ -91,7 +98,10 @@ export class ChatToResponsesStream {
     let out = this.start(undefined);
     this.ended = true;
     if (this.open?.kind === 'message') this.open.item.status = 'incomplete';
-    for (const call of this.openCalls) call.item.status = 'incomplete';
+    for (const call of this.openCalls) {
+      call.item.status = 'incomplete';
+      if (call.item.type === 'custom_tool_call') call.item.input = customInput(call.args);
+    }
     this.open = null;
     this.openCalls = [];
     out += this.event({ type: 'error', code, message, param: null });
@@ -172,16 +182,11 @@ export class ChatToResponsesStream {
     if (!known) {
       out += this.closeOpen('completed');
       const index = this.output.length;
-      const item: ResponsesFunctionCallItem = {
-        id: itemId('fc', this.base, index),
-        type: 'function_call',
-        status: 'in_progress',
-        call_id: call.id || `call_${this.base}_${index}`,
-        name: call.function?.name ?? '',
-        arguments: '',
-      };
+      const name = call.function?.name ?? '';
+      this.origins ??= toolOrigins(this.req);
+      const item = callItem(this.origins.get(name), name, call.id || `call_${this.base}_${index}`, this.base, index, 'in_progress', '') as Call['item'];
       out += this.addItem(item);
-      known = { index, item };
+      known = { index, item, args: '' };
       this.calls.set(toolIndex, known);
       this.openCalls.push(known);
     } else if (!known.item.name && call.function?.name) {
@@ -189,7 +194,9 @@ export class ChatToResponsesStream {
     }
     const args = call.function?.arguments;
     if (!args) return out;
-    known.item.arguments += args;
+    known.args += args;
+    if (known.item.type === 'custom_tool_call') return out;
+    known.item.arguments = known.args;
     return out + this.event({ type: 'response.function_call_arguments.delta', item_id: known.item.id, output_index: known.index, delta: args });
   }
 
@@ -223,8 +230,13 @@ export class ChatToResponsesStream {
 
   private closeCalls(status: ItemStatus): string {
     let out = '';
-    for (const { index, item } of this.openCalls) {
-      out += this.event({ type: 'response.function_call_arguments.done', item_id: item.id, output_index: index, name: item.name, arguments: item.arguments });
+    for (const { index, item, args } of this.openCalls) {
+      const located = { item_id: item.id, output_index: index };
+      if (item.type === 'custom_tool_call') {
+        item.input = customInput(args);
+        if (item.input) out += this.event({ type: 'response.custom_tool_call_input.delta', ...located, delta: item.input });
+        out += this.event({ type: 'response.custom_tool_call_input.done', ...located, input: item.input });
+      } else out += this.event({ type: 'response.function_call_arguments.done', ...located, name: item.name, arguments: item.arguments });
       item.status = status;
       out += this.event({ type: 'response.output_item.done', output_index: index, item: item });
     }

@@ -1,7 +1,8 @@
 import type { ChatCompletion, ChatUsage } from '../openai/chat.js';
 import { normalizeFinishReason } from '../openai/finish-reason.js';
 import { itemId, responseId } from './ids.js';
-import type { ResponseObject, ResponsesFunctionCallItem, ResponsesOutputItem, ResponsesOutputText, ResponsesRefusal, ResponsesUsage } from './types.js';
+import { customInput, toolOrigins, type ToolOrigin } from './tool-names.js';
+import type { ItemStatus, ResponseObject, ResponsesOutputItem, ResponsesOutputText, ResponsesRefusal, ResponsesUsage } from './types.js';
 
 export { ChatToResponsesStream } from './from-chat-stream.js';
 
@@ -77,6 +78,16 @@ export function requestModel(req: Obj, fallback: string): string {
 }
 
 /**
+ * A chat tool call as the Responses item for the tool the client offered: a custom tool's call with its free-form
+ * input, a namespaced function's call under its own name and namespace, any other function's call as it is.
+ */
+export function callItem(origin: ToolOrigin | undefined, name: string, callId: string, base: string, index: number, status: ItemStatus, args: string): ResponsesOutputItem {
+  const named = origin ? { name: origin.name, ...(origin.namespace ? { namespace: origin.namespace } : {}) } : { name };
+  if (origin?.custom) return { id: itemId('ctc', base, index), type: 'custom_tool_call', status, call_id: callId, ...named, input: customInput(args) };
+  return { id: itemId('fc', base, index), type: 'function_call', status, call_id: callId, ...named, arguments: args };
+}
+
+/**
  * A ChatCompletion as the Response object (a Responses client served by a chat upstream). `base` is the id base the
  * response and its items are named with (ids.ts: newIdBase).
  */
@@ -96,16 +107,11 @@ export function chatToResponses(completion: ChatCompletion, req: Obj, base: stri
     if (msg?.refusal) content.push({ type: 'refusal', refusal: msg.refusal });
     output.push({ id: itemId('msg', base, output.length), type: 'message', status: 'completed', role: 'assistant', content });
   }
-  for (const call of msg?.tool_calls ?? []) {
-    const item: ResponsesFunctionCallItem = {
-      id: itemId('fc', base, output.length),
-      type: 'function_call',
-      status: 'completed',
-      call_id: call.id,
-      name: call.function.name,
-      arguments: call.function.arguments ?? '',
-    };
-    output.push(item);
+  const calls = msg?.tool_calls ?? [];
+  const origins = calls.length > 0 ? toolOrigins(req) : null;
+  for (const call of calls) {
+    const args = call.function.arguments ?? '';
+    output.push(callItem(origins!.get(call.function.name), call.function.name, call.id, base, output.length, 'completed', args));
   }
 
   // The answer was cut in its last item; the ones before it were whole.

@@ -1,13 +1,15 @@
 import { RelayError } from '../../errors.js';
 import { RESPONSES_CLIENT_FIELDS } from './fields.js';
 import { isMintedId } from './ids.js';
+import { CUSTOM_INPUT, customParameters, flatName, offeredTools } from './tool-names.js';
 import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolChoice, ToolDefinition } from '../openai/chat.js';
 
 /*
  * A Responses request as the canonical ChatRequest, for a Responses client served by a chat-only upstream.
  * References to responses the gateway keeps were resolved before (turn.ts); a previous_response_id or item_reference
  * still here names nothing the gateway has for this caller, and is refused as OpenAI refuses an unknown one (400 /
- * 404). Conversations, prompt templates and OpenAI-hosted tools are refused with a 400 rather than silently dropped.
+ * 404). Conversations and prompt templates are refused with a 400; hints and OpenAI-hosted tools nobody forces are
+ * left out and named in `dropped`. Custom and namespaced tools are offered as functions (tool-names.ts).
  */
 
 type Obj = Record<string, unknown>;
@@ -109,7 +111,8 @@ export function responsesToChat(req: Obj, dropped?: string[]): ChatRequest {
     }
   }
   const left: string[] = hintFields(req);
-  applyTools(out, req.tools, req.tool_choice, left);
+  if (present(req.tools) && !Array.isArray(req.tools)) throw invalid('tools 必须是数组', 'invalid_type');
+  applyTools(out, offeredTools(req), req.tool_choice, left);
   // Without tools it asks for nothing (Codex sends it on every turn).
   if (typeof req.parallel_tool_calls === 'boolean') {
     if (out.tools) out.parallel_tool_calls = req.parallel_tool_calls;
@@ -169,7 +172,8 @@ function inputMessages(items: unknown[]): ChatMessage[] {
         messages.push(msg);
         break;
       }
-      case 'function_call': {
+      case 'function_call':
+      case 'custom_tool_call': {
         const call = toolCallOf(raw);
         if (!assistant) {
           assistant = { role: 'assistant', content: null };
@@ -179,8 +183,9 @@ function inputMessages(items: unknown[]): ChatMessage[] {
         (assistant.tool_calls ??= []).push(call);
         break;
       }
-      case 'function_call_output': {
-        if (typeof raw.call_id !== 'string' || !raw.call_id) throw invalid('function_call_output 缺少 call_id', 'missing_required_parameter');
+      case 'function_call_output':
+      case 'custom_tool_call_output': {
+        if (typeof raw.call_id !== 'string' || !raw.call_id) throw invalid(`${type} 缺少 call_id`, 'missing_required_parameter');
         const output = toolOutput(raw.output);
         messages.push({ role: 'tool', tool_call_id: raw.call_id, content: output.text });
         toolImages.push(...output.media);
@@ -191,10 +196,16 @@ function inputMessages(items: unknown[]): ChatMessage[] {
       case 'reasoning':
         reasoning += reasoningText(raw);
         break;
+      // Their tools join the offer (applyTools); a client-run tool search has nothing to say to a model that is
+      // offered every tool at once.
+      case 'additional_tools':
+      case 'tool_search_call':
+      case 'tool_search_output':
+        break;
       case 'item_reference':
         throw unknownReference('item_reference', raw.id);
       default:
-        throw unsupported(`本渠道不支持 input 条目类型 ${String(type)}，仅支持消息、function_call、function_call_output 与 reasoning`);
+        throw unsupported(`本渠道不支持 input 条目类型 ${String(type)}，仅支持消息、function_call、custom_tool_call、它们的输出与 reasoning`);
     }
   }
   flushToolImages();
@@ -259,11 +270,18 @@ function simplify(parts: ContentPart[]): string | ContentPart[] {
   return parts.every(isText) ? textOnly(parts, '\n') : parts;
 }
 
+/** A function or custom tool call as a chat tool call, named as its tool was offered (tool-names.ts). */
 function toolCallOf(item: Obj): ToolCall {
-  if (typeof item.call_id !== 'string' || !item.call_id) throw invalid('function_call 缺少 call_id', 'missing_required_parameter');
-  if (typeof item.name !== 'string' || !item.name) throw invalid('function_call 缺少 name', 'missing_required_parameter');
-  const args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
-  return { id: item.call_id, type: 'function', function: { name: item.name, arguments: args } };
+  const type = item.type as string;
+  if (typeof item.call_id !== 'string' || !item.call_id) throw invalid(`${type} 缺少 call_id`, 'missing_required_parameter');
+  if (typeof item.name !== 'string' || !item.name) throw invalid(`${type} 缺少 name`, 'missing_required_parameter');
+  const namespace = typeof item.namespace === 'string' && item.namespace ? item.namespace : undefined;
+  let args: string;
+  if (type === 'custom_tool_call') {
+    if (typeof item.input !== 'string') throw invalid('custom_tool_call 缺少 input', 'missing_required_parameter');
+    args = JSON.stringify({ [CUSTOM_INPUT]: item.input });
+  } else args = typeof item.arguments === 'string' ? item.arguments : JSON.stringify(item.arguments ?? {});
+  return { id: item.call_id, type: 'function', function: { name: flatName(item.name, namespace), arguments: args } };
 }
 
 function toolOutput(output: unknown): { text: string; media: ContentPart[] } {
@@ -285,32 +303,46 @@ function reasoningText(item: Obj): string {
   return texts(item.content) || texts(item.summary);
 }
 
-function applyTools(out: ChatRequest, rawTools: unknown, rawChoice: unknown, dropped: string[]): void {
-  if (present(rawTools) && !Array.isArray(rawTools)) throw invalid('tools 必须是数组', 'invalid_type');
-  const offered: unknown[] = [];
-  for (const raw of (rawTools as unknown[] | undefined) ?? []) {
+function applyTools(out: ChatRequest, rawTools: unknown[], rawChoice: unknown, dropped: string[]): void {
+  const drop = (name: string) => {
+    if (!dropped.includes(name)) dropped.push(name);
+  };
+  let tools: ToolDefinition[] = [];
+  const seen = new Set<string>();
+  const offer = (tool: ToolDefinition) => {
+    // A tool a client-run search found is offered already (every tool is, deferred or not).
+    if (seen.has(tool.function.name)) return;
+    seen.add(tool.function.name);
+    tools.push(tool);
+  };
+  for (const raw of rawTools) {
     const type = isObj(raw) ? raw.type : undefined;
     if (typeof type === 'string' && HOSTED_TOOLS.has(type)) {
       if (isObj(rawChoice) && rawChoice.type === type) throw unsupported(`本渠道无法运行内置工具 ${type}，tool_choice 却要求使用它`);
-      const name = `tools[].type=${type}`;
-      if (!dropped.includes(name)) dropped.push(name);
-    } else offered.push(raw);
+      drop(`tools[].type=${type}`);
+      continue;
+    }
+    if (type === 'namespace' && isObj(raw)) {
+      if (typeof raw.name !== 'string' || !raw.name) throw invalid('namespace 工具缺少 name', 'missing_required_parameter');
+      if (!Array.isArray(raw.tools)) throw invalid('namespace 工具的 tools 必须是数组', 'invalid_type');
+      for (const inner of raw.tools as unknown[]) offer(toolOf(inner, raw.name, drop));
+    } else offer(toolOf(raw, undefined, drop));
   }
-  let tools = offered.map(toolOf);
   if (present(rawChoice)) {
     if (typeof rawChoice === 'string') {
       if (rawChoice !== 'none' && rawChoice !== 'auto' && rawChoice !== 'required') throw invalid('tool_choice 只能是 none、auto 或 required', 'invalid_value');
       out.tool_choice = rawChoice;
-    } else if (isObj(rawChoice) && rawChoice.type === 'function') {
+    } else if (isObj(rawChoice) && (rawChoice.type === 'function' || rawChoice.type === 'custom')) {
       if (typeof rawChoice.name !== 'string' || !rawChoice.name) throw invalid('tool_choice 缺少 name', 'missing_required_parameter');
-      out.tool_choice = { type: 'function', function: { name: rawChoice.name } } satisfies ToolChoice;
+      const namespace = typeof rawChoice.namespace === 'string' && rawChoice.namespace ? rawChoice.namespace : undefined;
+      out.tool_choice = { type: 'function', function: { name: flatName(rawChoice.name, namespace) } } satisfies ToolChoice;
     } else if (isObj(rawChoice) && rawChoice.type === 'allowed_tools') {
       // Chat has no allowed-tools list: offer only those tools, with the same mode.
       const allowed = Array.isArray(rawChoice.tools) ? rawChoice.tools : [];
       const names = new Set<string>();
       for (const t of allowed) {
-        if (!isObj(t) || t.type !== 'function' || typeof t.name !== 'string') throw unsupported('allowed_tools 中只支持 function 类型的工具');
-        names.add(t.name);
+        if (!isObj(t) || (t.type !== 'function' && t.type !== 'custom') || typeof t.name !== 'string') throw unsupported('allowed_tools 中只支持 function 与 custom 类型的工具');
+        names.add(flatName(t.name, typeof t.namespace === 'string' && t.namespace ? t.namespace : undefined));
       }
       tools = tools.filter((t) => names.has(t.function.name));
       out.tool_choice = rawChoice.mode === 'required' ? 'required' : 'auto';
@@ -322,14 +354,21 @@ function applyTools(out: ChatRequest, rawTools: unknown, rawChoice: unknown, dro
   if (tools.length > 0) out.tools = tools;
 }
 
-function toolOf(raw: unknown): ToolDefinition {
+/** A function or custom tool as a chat function (a custom one takes its input as one string argument). */
+function toolOf(raw: unknown, namespace: string | undefined, drop: (name: string) => void): ToolDefinition {
   if (!isObj(raw)) throw invalid('tools 数组中的条目必须是对象', 'invalid_type');
-  if (raw.type !== 'function') {
-    throw unsupported(`本渠道不支持内置工具 ${String(raw.type)}（如 web_search、file_search、computer_use），仅支持 function 类型的工具`);
+  if (raw.type !== 'function' && raw.type !== 'custom') {
+    throw unsupported(`本渠道不支持内置工具 ${String(raw.type)}（如 web_search、file_search、computer_use），仅支持 function 与 custom 类型的工具`);
   }
-  if (typeof raw.name !== 'string' || !raw.name) throw invalid('function 工具缺少 name', 'missing_required_parameter');
-  const fn: ToolDefinition['function'] = { name: raw.name };
+  if (typeof raw.name !== 'string' || !raw.name) throw invalid(`${raw.type} 工具缺少 name`, 'missing_required_parameter');
+  // Offered at once: the tool search that would load it later is not offered upstream.
+  if (raw.defer_loading === true) drop('tools[].defer_loading');
+  const fn: ToolDefinition['function'] = { name: flatName(raw.name, namespace) };
   if (typeof raw.description === 'string') fn.description = raw.description;
+  if (raw.type === 'custom') {
+    fn.parameters = customParameters(raw.format);
+    return { type: 'function', function: fn };
+  }
   if (isObj(raw.parameters)) fn.parameters = raw.parameters;
   if (typeof raw.strict === 'boolean') fn.strict = raw.strict;
   return { type: 'function', function: fn };

@@ -94,6 +94,18 @@ export interface ResponsesFunctionCallItem {
   call_id: string;
   name: string;
   arguments: string;
+  namespace?: string;
+}
+
+/** A call of a custom tool (free-form input), which a chat upstream made as a call of its stand-in function. */
+export interface ResponsesCustomToolCallItem {
+  id: string;
+  type: 'custom_tool_call';
+  status: ItemStatus;
+  call_id: string;
+  name: string;
+  input: string;
+  namespace?: string;
 }
 
 /** Reasoning text is reported as a summary: chat upstreams give their thinking as plain text. */
@@ -104,7 +116,7 @@ export interface ResponsesReasoningItem {
   summary: Array<{ type: 'summary_text'; text: string }>;
 }
 
-export type ResponsesOutputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesReasoningItem;
+export type ResponsesOutputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesCustomToolCallItem | ResponsesReasoningItem;
 
 export interface ResponsesUsage {
   input_tokens: number;
@@ -157,6 +169,8 @@ export type ResponsesStreamEvent =
   | ({ type: 'response.refusal.done'; content_index: number; refusal: string } & Located)
   | ({ type: 'response.function_call_arguments.delta'; delta: string } & Located)
   | ({ type: 'response.function_call_arguments.done'; name: string; arguments: string } & Located)
+  | ({ type: 'response.custom_tool_call_input.delta'; delta: string } & Located)
+  | ({ type: 'response.custom_tool_call_input.done'; input: string } & Located)
   | ({ type: 'response.reasoning_summary_part.added' | 'response.reasoning_summary_part.done'; summary_index: number; part: { type: 'summary_text'; text: string } } & Located)
   | ({ type: 'response.reasoning_summary_text.delta'; summary_index: number; delta: string } & Located)
   | ({ type: 'response.reasoning_summary_text.done'; summary_index: number; text: string } & Located)

@@ -14,6 +14,9 @@ import { SseSplitter } from '../gemini/sse.js';
 /** Channel types that are OpenAI's own service (no extension parameters). */
 const OPENAI_ITSELF = new Set<number>([CHANNEL_TYPE.OPENAI, CHANNEL_TYPE.AZURE]);
 
+/** OpenAI's reasoning models (o1, o3, o4-mini, gpt-5...): they refuse max_tokens and take max_completion_tokens. */
+const REASONING_MODEL = /^(o\d|gpt-5)/;
+
 /** An upstream answer that must be a JSON object (throws otherwise: the answer is then unreadable). */
 export function parseJson(body: Buffer): Record<string, unknown> {
   const parsed: unknown = JSON.parse(body.toString('utf8'));
@@ -83,9 +86,16 @@ export const openAIWire: WireCodec = {
     }
     // top_k (from a Claude or Gemini client) is not an OpenAI parameter: OpenAI and Azure refuse it. Compatible
     // servers (vLLM, DeepSeek...) take it as an extension, so it goes to them.
-    if (out.top_k !== undefined && OPENAI_ITSELF.has(up.channel.type)) {
-      out.top_k = undefined;
-      up.dropped?.push('top_k');
+    if (OPENAI_ITSELF.has(up.channel.type)) {
+      if (out.top_k !== undefined) {
+        out.top_k = undefined;
+        up.dropped?.push('top_k');
+      }
+      // A Claude or Gemini client's output limit, in the parameter these models take.
+      if (out.max_tokens !== undefined && REASONING_MODEL.test(up.upstreamModel)) {
+        out.max_completion_tokens = out.max_tokens;
+        out.max_tokens = undefined;
+      }
     }
     Object.assign(out, up.channel.paramOverride);
     return out;

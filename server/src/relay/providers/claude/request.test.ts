@@ -43,6 +43,29 @@ describe('tool_choice to Claude', () => {
   });
 });
 
+describe('thinking in a tool loop', () => {
+  const tools: ChatRequest['tools'] = [{ type: 'function', function: { name: 'read', parameters: { type: 'object', properties: {} } } }];
+  const ask = { role: 'user' as const, content: 'read a.txt' };
+  const called = { role: 'assistant' as const, content: null, tool_calls: [{ id: 't1', type: 'function' as const, function: { name: 'read', arguments: '{}' } }] };
+  const result = { role: 'tool' as const, tool_call_id: 't1', content: 'hello' };
+
+  it('thinks on a turn that starts a conversation or follows a text answer', () => {
+    const opened = chatToClaudeRequest({ model: 'm', messages: [ask], tools, reasoning_effort: 'medium' }, 'claude-sonnet-4-5', defaults);
+    expect(opened.thinking).toEqual({ type: 'enabled', budget_tokens: 6553 });
+    const afterText = [ask, called, result, { role: 'assistant' as const, content: 'It says hello.' }, { role: 'user' as const, content: 'thanks' }];
+    expect(chatToClaudeRequest({ model: 'm', messages: afterText, tools, reasoning_effort: 'medium' }, 'claude-sonnet-4-5', defaults).thinking).toBeDefined();
+  });
+
+  it('does not think when the turn goes on from tool results whose call carries no signed thinking, and names the effort as dropped', () => {
+    // Claude refuses such a request: "a final assistant message must start with a thinking block".
+    const dropped: string[] = [];
+    const out = chatToClaudeRequest({ model: 'm', messages: [ask, called, result], tools, reasoning_effort: 'high', temperature: 0.2 }, 'claude-sonnet-4-5', { ...defaults, dropped });
+    expect(out).not.toHaveProperty('thinking');
+    expect(out.temperature).toBe(0.2);
+    expect(dropped).toEqual(['reasoning_effort']);
+  });
+});
+
 describe('Claude endpoint and headers', () => {
   it('adds /v1/messages once', () => {
     expect(claudeUrl('https://api.anthropic.com')).toBe('https://api.anthropic.com/v1/messages');

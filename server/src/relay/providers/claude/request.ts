@@ -17,6 +17,8 @@ export interface ClaudeRequestOptions {
   defaultMaxTokens: Readonly<Record<string, number>>;
   /** The target offers structured outputs (output_config.format, strict tools) for this model; by its name when unset. */
   outputFormat?: boolean;
+  /** Where a field asked for but not sent is named (X-Switchyard-Dropped). */
+  dropped?: string[];
 }
 
 const FALLBACK_MAX_TOKENS = 8192;
@@ -75,7 +77,13 @@ export function chatToClaudeRequest(req: ChatRequest, upstreamModel: string, opt
   const effort = req.reasoning_effort ?? (thinkingSuffix ? 'medium' : undefined);
   // Claude refuses thinking together with a forced tool choice; the forced tool wins.
   const forced = out.tool_choice?.type === 'any' || out.tool_choice?.type === 'tool';
-  const budget = effort && !forced ? Math.min(BUDGET_BY_EFFORT[effort], Math.floor(maxTokens * 0.8)) : 0;
+  let budget = effort && !forced ? Math.min(BUDGET_BY_EFFORT[effort], Math.floor(maxTokens * 0.8)) : 0;
+  if (budget >= MIN_BUDGET && continuesToolUse(turns)) {
+    // With thinking on, Claude refuses a tool loop whose last assistant turn does not open with the thinking block it
+    // signed, and a converted history has none: this turn is answered without thinking.
+    budget = 0;
+    opts.dropped?.push('reasoning_effort');
+  }
   if (budget >= MIN_BUDGET) {
     out.thinking = { type: 'enabled', budget_tokens: budget };
     // With thinking on, Claude only accepts the default temperature and top_p of 0.95 or more.
@@ -91,6 +99,15 @@ export function chatToClaudeRequest(req: ChatRequest, upstreamModel: string, opt
     if (typeof req.top_k === 'number') out.top_k = req.top_k;
   }
   return out;
+}
+
+/** The conversation goes on from tool results: its last assistant turn called tools, and their results follow it. */
+function continuesToolUse(turns: Turn[]): boolean {
+  for (let i = turns.length - 1; i >= 0; i--) {
+    if (turns[i].role !== 'assistant') continue;
+    return turns[i].content.some((b) => b.type === 'tool_use') && turns.slice(i + 1).some((t) => t.content.some((b) => b.type === 'tool_result'));
+  }
+  return false;
 }
 
 function defaultMaxTokens(model: string, opts: ClaudeRequestOptions): number {

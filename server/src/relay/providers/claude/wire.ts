@@ -51,6 +51,7 @@ export const claudeWire: WireCodec = {
     checkCanonical(canonical as ChatRequest, CLAUDE_FIELDS, up.dropped);
     const out = chatToClaudeRequest(canonical as ChatRequest, up.upstreamModel, {
       defaultMaxTokens: up.options.get('claude.default_max_tokens'),
+      dropped: up.dropped,
       ...(withheld?.has('claude.output_format') ? { outputFormat: false } : {}),
     }) as unknown as Record<string, unknown>;
     return Object.assign(out, up.channel.paramOverride);

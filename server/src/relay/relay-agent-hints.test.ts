@@ -132,6 +132,21 @@ describe.each(testDatabases(['sqlite']))('coding agents’ hint fields on conver
       expect(sent).toContain('shell');
     });
 
+    it('goes to OpenAI’s own Responses endpoint as sent, with Codex’s identity headers and nothing named dropped', async () => {
+      r.openai.next.push({
+        json: { id: 'resp_1', object: 'response', status: 'completed', model: M.gpt, output: [], usage: { input_tokens: 11, output_tokens: 7, total_tokens: 18 } },
+      });
+      const identity = { originator: 'codex_exec', session_id: 's-1', 'x-codex-turn-metadata': '{"turn":1}', 'x-openai-internal-codex-responses-lite': 'true' };
+      const res = await post('/v1/responses', codexBody(M.gpt), { ...identity, 'x-unrelated': 'no' });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('x-switchyard-dropped')).toBeNull();
+      const sent = r.openai.requests.at(-1)!;
+      expect(sent.path).toBe('/v1/responses');
+      expect(sent.headers).toMatchObject(identity);
+      expect(sent.headers).not.toHaveProperty('x-unrelated');
+      expect(sent.json).toMatchObject({ text: { verbosity: 'low' }, client_metadata: { originator: 'codex_exec' } });
+    });
+
     it('without tools, leaves out parallel_tool_calls instead of refusing it on Gemini', async () => {
       r.gemini.next.push({ json: geminiAnswer([{ text: 'ok' }]) });
       const res = await post('/v1/responses', codexBody(M.gemini, { tools: [], tool_choice: undefined }));

@@ -21,7 +21,7 @@ export const responsesEndpoints: RelayEndpoint[] = [
     format: 'responses',
     async handle(ctx, ex) {
       const caller = await authenticateToken(ctx, ex);
-      const call = parseResponsesCall(ex.body);
+      const call = parseResponsesCall(ex.body, ex.headers);
       await beginTurn(ctx.responses, caller.user.id, call);
       await relayCall(ctx, { call, caller, ex });
     },

@@ -71,6 +71,8 @@ export const openAIProvider: Provider = {
       if (channel.organization) headers['openai-organization'] = channel.organization;
       return Object.freeze(headers);
     });
+    // Codex's identity headers, for OpenAI's own Responses endpoint (a passthrough).
+    if (up.wire === 'responses' && call.passHeaders) request.headers = { ...request.headers, ...call.passHeaders };
     return request;
   },
   // OpenAI counts Responses requests (POST /v1/responses/input_tokens); chat requests it does not count.

@@ -20,6 +20,15 @@ describe('quota formulas', () => {
     // 100 plain input + 2000 read + 1000 written, 50 out: (100 + 200 + 1250 + 250) x 1.5 = 2700
     expect(quotaForTokens({ promptTokens: 3100, completionTokens: 50, cachedTokens: 2000, cacheCreationTokens: 1000 }, claude)).toBe(2700);
   });
+  it('charges one-hour cache writes at their own ratio, the rest of the writes at the five-minute one', () => {
+    const claude = { modelRatio: 1, completionRatio: 5, groupRatio: 1, cacheRatio: 0.1, cacheCreationRatio: 1.25, cacheCreation1hRatio: 2 };
+    // 100 plain + 1000 written (400 of them for an hour), 10 out: 100 + 600 x 1.25 + 400 x 2 + 50 = 1700
+    expect(quotaForTokens({ promptTokens: 1100, completionTokens: 10, cacheCreationTokens: 1000, cacheCreation1hTokens: 400 }, claude)).toBe(1700);
+    // Without a one-hour ratio, every write is priced at the five-minute one; a one-hour part above the writes is capped.
+    const { cacheCreation1hRatio: _omit, ...fiveMinuteOnly } = claude;
+    expect(quotaForTokens({ promptTokens: 1100, completionTokens: 10, cacheCreationTokens: 1000, cacheCreation1hTokens: 400 }, fiveMinuteOnly)).toBe(1400);
+    expect(quotaForTokens({ promptTokens: 1100, completionTokens: 10, cacheCreationTokens: 1000, cacheCreation1hTokens: 5000 }, claude)).toBe(100 + 2000 + 50);
+  });
   it('rounds half away from zero once', () => {
     expect(roundQuota(2.5)).toBe(3);
     expect(roundQuota(2.4999)).toBe(2);

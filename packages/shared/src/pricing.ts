@@ -11,6 +11,8 @@ export interface RatioPrice {
   cacheRatio: number;
   /** Share charged for prompt tokens written to the provider's cache (Claude: 1.25); 1 when absent. */
   cacheCreationRatio?: number;
+  /** Share charged for those written to the one-hour cache (Claude: 2); cacheCreationRatio when absent. */
+  cacheCreation1hRatio?: number;
 }
 
 export interface TokenCounts {
@@ -20,6 +22,8 @@ export interface TokenCounts {
   cachedTokens?: number;
   /** Part of promptTokens written to the cache. */
   cacheCreationTokens?: number;
+  /** Part of cacheCreationTokens written to the one-hour cache (the rest went to the five-minute one). */
+  cacheCreation1hTokens?: number;
 }
 
 /** Half away from zero, to an integer: the only rounding of money. */
@@ -28,14 +32,18 @@ export function roundQuota(x: number): number {
 }
 
 /**
- * Ratio mode: round((prompt - cached - created + cached x cacheRatio + created x cacheCreationRatio
- * + completion x completionRatio) x modelRatio x groupRatio), where cached and created are parts of the prompt.
+ * Ratio mode: round((prompt - cached - created + cached x cacheRatio + (created - created1h) x cacheCreationRatio
+ * + created1h x cacheCreation1hRatio + completion x completionRatio) x modelRatio x groupRatio), where cached and
+ * created are parts of the prompt and created1h a part of created.
  */
 export function quotaForTokens(t: TokenCounts, p: RatioPrice): number {
   const cached = Math.min(t.cachedTokens ?? 0, t.promptTokens);
   const created = Math.min(t.cacheCreationTokens ?? 0, t.promptTokens - cached);
+  const created1h = Math.min(t.cacheCreation1hTokens ?? 0, created);
   const plain = t.promptTokens - cached - created;
-  const weighted = plain + cached * p.cacheRatio + created * (p.cacheCreationRatio ?? 1) + t.completionTokens * p.completionRatio;
+  const writeRatio = p.cacheCreationRatio ?? 1;
+  const written = (created - created1h) * writeRatio + created1h * (p.cacheCreation1hRatio ?? writeRatio);
+  const weighted = plain + cached * p.cacheRatio + written + t.completionTokens * p.completionRatio;
   const quota = roundQuota(weighted * p.modelRatio * p.groupRatio);
   // A non-free model never bills a real call at zero.
   if (quota === 0 && p.modelRatio * p.groupRatio > 0 && t.promptTokens + t.completionTokens > 0) return 1;

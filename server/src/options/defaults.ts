@@ -164,6 +164,8 @@ export const OPTION_DEFAULTS = {
   ModelPrice: DEFAULT_MODEL_PRICE,
   CompletionRatio: { 'gpt-4-gizmo-*': 2, 'gpt-4o-gizmo-*': 3, 'gpt-4-all': 2 } as Record<string, number>,
   CacheRatio: {} as Record<string, number>,
+  CacheCreationRatio: {} as Record<string, number>,
+  CacheCreation1hRatio: {} as Record<string, number>,
   GroupRatio: { default: 1, vip: 1, svip: 1 } as Record<string, number>,
   UserUsableGroups: { default: '默认分组', vip: 'vip分组' } as Record<string, string>,
   // Drawing and tasks

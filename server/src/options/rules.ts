@@ -112,6 +112,8 @@ export const OPTION_RULES: { [K in OptionKey]: RuleFor<OptionValue<K>> } = {
   ModelPrice: ratios('模型固定价格'),
   CompletionRatio: ratios('模型补全倍率'),
   CacheRatio: ratios('缓存倍率'),
+  CacheCreationRatio: ratios('缓存写入倍率'),
+  CacheCreation1hRatio: ratios('1 小时缓存写入倍率'),
   GroupRatio: ratios('分组倍率'),
   UserUsableGroups: json('用户可选分组', 'texts'),
   DrawingEnabled: bool,

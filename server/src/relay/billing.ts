@@ -46,10 +46,17 @@ function builtinCacheRatio(model: string): number {
   return 1;
 }
 
-/** Cache writes cost extra only on Claude (1.25x the input price for the default five-minute cache). */
+/** Cache writes cost extra only on Claude: 1.25x the input price for the five-minute cache, 2x for the one-hour one. */
 function builtinCacheCreationRatio(model: string): number {
   return model.toLowerCase().startsWith('claude') ? 1.25 : 1;
 }
+
+function builtinCacheCreation1hRatio(model: string): number {
+  return model.toLowerCase().startsWith('claude') ? 2 : 1;
+}
+
+/** A model's ratio in a per-model option, else the built-in one. */
+const ratioOf = (table: Record<string, number>, model: string, builtin: (model: string) => number): number => (Object.hasOwn(table, model) ? table[model] : builtin(model));
 
 /** gpt-4-gizmo-xyz is priced as gpt-4-gizmo-* (the wildcard key of the tables). */
 function tableKey(table: Record<string, number>, model: string): string | undefined {
@@ -88,14 +95,14 @@ function computePricing(options: Options, model: string, group: string): Pricing
   else throw new RelayError(400, `模型 ${model} 倍率或价格未配置，请联系管理员设置`, 'model_price_error');
   const completion = options.get('CompletionRatio');
   const completionKey = tableKey(completion, model);
-  const cache = options.get('CacheRatio');
   return {
     kind: 'ratio',
     modelRatio,
     groupRatio: gr,
     completionRatio: completionKey !== undefined ? completion[completionKey] : builtinCompletionRatio(model),
-    cacheRatio: Object.hasOwn(cache, model) ? cache[model] : builtinCacheRatio(model),
-    cacheCreationRatio: builtinCacheCreationRatio(model),
+    cacheRatio: ratioOf(options.get('CacheRatio'), model, builtinCacheRatio),
+    cacheCreationRatio: ratioOf(options.get('CacheCreationRatio'), model, builtinCacheCreationRatio),
+    cacheCreation1hRatio: ratioOf(options.get('CacheCreation1hRatio'), model, builtinCacheCreation1hRatio),
   };
 }
 

@@ -413,6 +413,9 @@ function consumeLog(input: RelayInput, o: Outcome, cost: number, nothing: boolea
   if (usage.cachedTokens) other += `,"cache_tokens":${usage.cachedTokens}`;
   if (usage.cacheCreationTokens && o.pricing.kind === 'ratio') {
     other += `,"cache_creation_tokens":${usage.cacheCreationTokens},"cache_creation_ratio":${o.pricing.cacheCreationRatio ?? 1}`;
+    if (usage.cacheCreation1hTokens) {
+      other += `,"cache_creation_tokens_1h":${usage.cacheCreation1hTokens},"cache_creation_ratio_1h":${o.pricing.cacheCreation1hRatio ?? o.pricing.cacheCreationRatio ?? 1}`;
+    }
   }
   if (o.upstreamModel !== call.model) other += `,"is_model_mapped":true,"upstream_model_name":${JSON.stringify(o.upstreamModel)}`;
   let content = described.text;

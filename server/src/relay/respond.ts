@@ -133,6 +133,7 @@ function unreportedUsage(call: ClientCall, partial: Usage | null | undefined, co
     completionTokens,
     cachedTokens: partial?.cachedTokens ?? 0,
     cacheCreationTokens: partial?.cacheCreationTokens,
+    cacheCreation1hTokens: partial?.cacheCreation1hTokens,
   };
 }
 

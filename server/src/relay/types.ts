@@ -113,6 +113,8 @@ export interface Usage {
   cachedTokens: number;
   /** Prompt tokens written to the provider's cache (Claude cache_creation_input_tokens), included in promptTokens. */
   cacheCreationTokens?: number;
+  /** The part of cacheCreationTokens written to Claude's one-hour cache (priced apart from five-minute writes). */
+  cacheCreation1hTokens?: number;
 }
 
 /** Upstream stream bytes read as canonical chunks (ChatChunk), incrementally. */

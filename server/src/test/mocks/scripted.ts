@@ -52,7 +52,7 @@ export async function startScriptedUpstream(fallback: ScriptedUpstream['fallback
 }
 
 /** A Claude Messages answer. */
-export function claudeAnswer(content: unknown[], opts: { stop?: string; usage?: Record<string, number>; model?: string } = {}) {
+export function claudeAnswer(content: unknown[], opts: { stop?: string; usage?: Record<string, unknown>; model?: string } = {}) {
   return {
     id: 'msg_scripted',
     type: 'message',

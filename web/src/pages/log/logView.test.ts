@@ -38,6 +38,13 @@ describe('log page helpers', () => {
     expect(detailText({ type: 1, content: '充值' }, {})).toBe('充值');
   });
 
+  it('adds a consume row’s cache reads and writes, the one-hour writes among them', () => {
+    const other = { cache_tokens: 500, cache_creation_tokens: 3000, cache_creation_tokens_1h: 2000 };
+    expect(detailText({ type: 2, content: '模型倍率 1' }, other)).toBe('模型倍率 1，缓存读取 500，缓存写入 3000（其中 1 小时 2000）');
+    expect(detailText({ type: 2, content: '' }, { cache_creation_tokens: 10 })).toBe('缓存写入 10');
+    expect(detailText({ type: 1, content: '充值' }, other)).toBe('充值');
+  });
+
   it('starts the default window at the start of today and ends it one hour ahead', () => {
     const now = dayjs('2026-03-04T15:20:00');
     const [start, end] = defaultWindow(now);

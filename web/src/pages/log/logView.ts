@@ -12,7 +12,11 @@ export interface LogOther {
   group_ratio?: number;
   /** USD per call; -1 in ratio mode. */
   model_price?: number;
+  /** Prompt tokens read from the provider's cache. */
   cache_tokens?: number;
+  /** Prompt tokens written to it, and of those the ones written to Claude's one-hour cache. */
+  cache_creation_tokens?: number;
+  cache_creation_tokens_1h?: number;
   is_model_mapped?: boolean;
   upstream_model_name?: string;
   /** Only in the admin view. */
@@ -77,10 +81,25 @@ export function ratioText(other: LogOther): string {
   });
 }
 
-/** The details column: the stored text, or for a consume row without one the ratios from `other`. */
+/** A call's prompt-cache use as operators read it: '缓存读取 X' and '缓存写入 Y（其中 1 小时 Z）'; empty without any. */
+export function cacheText(other: LogOther): string {
+  const parts: string[] = [];
+  if (other.cache_tokens) parts.push(t('缓存读取 {tokens}', { tokens: other.cache_tokens }));
+  if (other.cache_creation_tokens) {
+    parts.push(
+      other.cache_creation_tokens_1h
+        ? t('缓存写入 {tokens}（其中 1 小时 {hour}）', { tokens: other.cache_creation_tokens, hour: other.cache_creation_tokens_1h })
+        : t('缓存写入 {tokens}', { tokens: other.cache_creation_tokens }),
+    );
+  }
+  return parts.join('，');
+}
+
+/** The details column: the stored text, or for a consume row without one the ratios from `other`; then the cache use. */
 export function detailText(log: Pick<LogDto, 'type' | 'content'>, other: LogOther): string {
-  if (log.content) return log.content;
-  return isConsume(log) ? ratioText(other) : '';
+  const text = log.content || (isConsume(log) ? ratioText(other) : '');
+  const cache = isConsume(log) ? cacheText(other) : '';
+  return cache ? (text ? `${text}，${cache}` : cache) : text;
 }
 
 export const LOG_TYPE_TAGS: Record<number, { label: string; color: string }> = {

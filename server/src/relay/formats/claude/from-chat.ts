@@ -75,14 +75,16 @@ export function claudeStop(
 }
 
 /** OpenAI usage counts cached tokens inside prompt_tokens; Claude's input_tokens excludes both cache parts. */
-export function claudeUsage(u: ChatUsage | null | undefined, promptEstimate = 0): Required<ClaudeUsage> {
+export function claudeUsage(u: ChatUsage | null | undefined, promptEstimate = 0): ClaudeUsage & Required<Omit<ClaudeUsage, 'cache_creation'>> {
   if (!u) return { input_tokens: promptEstimate, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 };
   const read = u.prompt_tokens_details?.cached_tokens ?? 0;
   const creation = u.cache_creation_input_tokens ?? 0;
-  return {
+  const usage: ClaudeUsage & Required<Omit<ClaudeUsage, 'cache_creation'>> = {
     input_tokens: Math.max(0, (u.prompt_tokens ?? 0) - read - creation),
     output_tokens: u.completion_tokens ?? 0,
     cache_creation_input_tokens: creation,
     cache_read_input_tokens: read,
   };
+  if (u.cache_creation) usage.cache_creation = u.cache_creation;
+  return usage;
 }

@@ -9,21 +9,27 @@ export interface RawClaudeUsage {
   output_tokens?: unknown;
   cache_creation_input_tokens?: unknown;
   cache_read_input_tokens?: unknown;
+  /** The writes by cache lifetime (cache_control ttl 5m or 1h). */
+  cache_creation?: { ephemeral_5m_input_tokens?: unknown; ephemeral_1h_input_tokens?: unknown } | null;
 }
 
 /**
  * Claude usage as the relay's Usage. Claude's input_tokens leaves out cached tokens, so the prompt is input + cache
- * reads + cache writes; cachedTokens are the reads, cacheCreationTokens the writes (each billed at its own ratio).
+ * reads + cache writes; cachedTokens are the reads, cacheCreationTokens the writes (each billed at its own ratio),
+ * cacheCreation1hTokens the writes to the one-hour cache among them.
  */
 export function relayUsageFromClaude(raw: RawClaudeUsage): Usage {
   const read = num(raw.cache_read_input_tokens);
   const creation = num(raw.cache_creation_input_tokens);
-  return {
+  const usage: Usage = {
     promptTokens: num(raw.input_tokens) + read + creation,
     completionTokens: num(raw.output_tokens),
     cachedTokens: read,
     cacheCreationTokens: creation,
   };
+  const oneHour = Math.min(num(raw.cache_creation?.ephemeral_1h_input_tokens), creation);
+  if (oneHour > 0) usage.cacheCreation1hTokens = oneHour;
+  return usage;
 }
 
 const hasCounts = (u: unknown): u is RawClaudeUsage =>

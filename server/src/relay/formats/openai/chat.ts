@@ -75,6 +75,8 @@ export interface ChatUsage {
   completion_tokens_details?: { reasoning_tokens?: number; [key: string]: unknown };
   /** Claude-style cache writes, carried through for billing. */
   cache_creation_input_tokens?: number;
+  /** Claude's writes by cache lifetime, when some went to the one-hour cache. */
+  cache_creation?: { ephemeral_5m_input_tokens: number; ephemeral_1h_input_tokens: number };
 }
 
 /** choices[].logprobs: one entry per generated token, with its most likely alternatives. */

@@ -11,6 +11,7 @@ interface RawUsage {
   prompt_tokens_details?: { cached_tokens?: unknown } | null;
   prompt_cache_hit_tokens?: unknown;
   cache_creation_input_tokens?: unknown;
+  cache_creation?: { ephemeral_1h_input_tokens?: unknown } | null;
 }
 
 const num = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) && v >= 0 ? Math.floor(v) : 0);
@@ -25,7 +26,18 @@ export function readUsage(raw: unknown): Usage | null {
   if (promptTokens === 0 && completionTokens === 0) return null;
   const cachedTokens = num(u.prompt_tokens_details?.cached_tokens) || num(u.prompt_cache_hit_tokens);
   const creation = num(u.cache_creation_input_tokens);
-  return creation > 0 ? { promptTokens, completionTokens, cachedTokens, cacheCreationTokens: creation } : { promptTokens, completionTokens, cachedTokens };
+  if (creation === 0) return { promptTokens, completionTokens, cachedTokens };
+  const usage: Usage = { promptTokens, completionTokens, cachedTokens, cacheCreationTokens: creation };
+  const oneHour = Math.min(num(u.cache_creation?.ephemeral_1h_input_tokens), creation);
+  if (oneHour > 0) usage.cacheCreation1hTokens = oneHour;
+  return usage;
+}
+
+/** The writes by cache lifetime in Claude's words, when some went to the one-hour cache (carried on converted paths). */
+export function cacheLifetimes(u: Usage): Pick<ChatUsage, 'cache_creation'> {
+  const oneHour = u.cacheCreation1hTokens ?? 0;
+  if (oneHour === 0) return {};
+  return { cache_creation: { ephemeral_5m_input_tokens: (u.cacheCreationTokens ?? 0) - oneHour, ephemeral_1h_input_tokens: oneHour } };
 }
 
 type Choice = {
@@ -67,5 +79,5 @@ export function chatUsageOf(u: Usage): ChatUsage {
     prompt_tokens_details: { cached_tokens: u.cachedTokens },
   };
   if (u.cacheCreationTokens) out.cache_creation_input_tokens = u.cacheCreationTokens;
-  return out;
+  return Object.assign(out, cacheLifetimes(u));
 }

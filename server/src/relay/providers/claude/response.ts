@@ -2,6 +2,7 @@ import type { ChatCompletion, ChatUsage, ToolCall } from '../../formats/openai/c
 import { normalizeFinishReason } from '../../formats/openai/finish-reason.js';
 import type { ClaudeResponse } from '../../formats/claude/types.js';
 import { relayUsageFromClaude, type RawClaudeUsage } from '../../formats/claude/usage.js';
+import { cacheLifetimes } from '../../formats/openai/usage.js';
 
 /** A Claude Messages answer as a ChatCompletion. `created` is a parameter so the conversion stays pure. */
 export function claudeToChatCompletion(resp: ClaudeResponse, created = Math.floor(Date.now() / 1000)): ChatCompletion {
@@ -37,5 +38,6 @@ export function chatUsageFromClaude(raw: RawClaudeUsage): ChatUsage {
     total_tokens: u.promptTokens + u.completionTokens,
     prompt_tokens_details: { cached_tokens: u.cachedTokens },
     cache_creation_input_tokens: u.cacheCreationTokens ?? 0,
+    ...cacheLifetimes(u),
   };
 }

@@ -217,10 +217,11 @@ export class ClaudeStreamToChat {
     if (!u || typeof u !== 'object') return;
     for (const [k, v] of Object.entries(u) as Array<[keyof RawClaudeUsage, unknown]>) {
       if (typeof v === 'number') {
-        this.usageSoFar[k] = v;
+        this.usageSoFar[k] = v as never;
         this.sawUsage = true;
       }
     }
+    if (u.cache_creation && typeof u.cache_creation === 'object') this.usageSoFar.cache_creation = u.cache_creation;
   }
 
   private chunk(delta: Delta, finishReason: FinishReason | null = null): ChatChunk {

@@ -13,6 +13,8 @@ const FIELDS: readonly OptionField[] = [
   { key: 'ModelPrice', kind: 'json', shape: 'numberMap', label: '模型固定价格', extra: '一次调用消耗多少美元，优先级大于模型倍率' },
   { key: 'ModelRatio', kind: 'json', shape: 'numberMap', label: '模型倍率', extra: '倍率 1 = 每百万输入 token 2 美元' },
   { key: 'CacheRatio', kind: 'json', shape: 'numberMap', label: '缓存倍率', extra: '命中提示缓存的输入 token 按此倍率计费' },
+  { key: 'CacheCreationRatio', kind: 'json', shape: 'numberMap', label: '缓存写入倍率', extra: '写入提示缓存（5 分钟）的输入 token 按此倍率计费；未设置时 Claude 为 1.25，其余为 1' },
+  { key: 'CacheCreation1hRatio', kind: 'json', shape: 'numberMap', label: '1 小时缓存写入倍率', extra: '写入 1 小时提示缓存的输入 token 按此倍率计费；未设置时 Claude 为 2，其余为 1' },
   { key: 'CompletionRatio', kind: 'json', shape: 'numberMap', label: '模型补全倍率（仅对自定义模型有效）', extra: '输出 token 相对输入 token 的倍率' },
   {
     key: 'GroupRatio',

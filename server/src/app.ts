@@ -164,7 +164,7 @@ export async function buildApp(config: Config, opts: BuildOptions = {}): Promise
   const authCache = new AuthCache(db.kysely, bus, config.syncFrequencySeconds * 1000);
   const metrics = new Metrics(config.metricsToken !== '');
   const tracing = await openTracing(config, VERSION);
-  const relay = createRelayServices(config, db.kysely, app.log, metrics.relay, journal.record);
+  const relay = createRelayServices(config, db.kysely, app.log, metrics.relay, journal.record, bus);
   const usage = new UsageRollup(db.kysely, db.dialect, {
     enabled: () => options.get('DataExportEnabled'),
     onError: (err, rows) => app.log.error({ err, rows }, 'writing the data dashboard roll-up failed; will retry'),

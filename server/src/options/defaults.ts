@@ -100,6 +100,10 @@ export const OPTION_DEFAULTS = {
   'general_setting.docs_link': '',
   QuotaPerUnit: 500000,
   RetryTimes: 0,
+  // Seconds an agent session's turns stay on the channel and key that answered its last one (0: off).
+  SessionAffinityTTL: 3600,
+  /** Per group, overriding SessionAffinityTTL (0 turns it off for the group). */
+  SessionAffinityGroupTTL: {} as Record<string, number>,
   DisplayInCurrencyEnabled: true,
   DisplayTokenStatEnabled: true,
   DefaultCollapseSidebar: false,

@@ -51,12 +51,15 @@ const json = (label: string, shape: 'texts' | 'object' | 'chats'): JsonRule => (
 const DAYS_MAX = 36_500;
 /** A timer's delay must stay under 2^31 ms (about 24.8 days); a day is the longest period an interval needs. */
 const MINUTES_A_DAY = 1440;
+const WEEK_SECONDS = 604_800;
 
 export const OPTION_RULES: { [K in OptionKey]: RuleFor<OptionValue<K>> } = {
   TopUpLink: text,
   'general_setting.docs_link': text,
   QuotaPerUnit: int('单位美元额度', 1),
   RetryTimes: int('失败重试次数', 0, 100),
+  SessionAffinityTTL: int('会话粘性时长（秒）', 0, WEEK_SECONDS),
+  SessionAffinityGroupTTL: { type: 'json', label: '分组会话粘性时长', shape: { values: 'integer', min: 0, max: WEEK_SECONDS } },
   DisplayInCurrencyEnabled: bool,
   DisplayTokenStatEnabled: bool,
   DefaultCollapseSidebar: bool,

@@ -21,12 +21,19 @@ const NONE: ReadonlySet<number> = new Set();
 /** Channel id -> how many calls this process has sent it in polling mode (the next turn). */
 const turns = new Map<number, number>();
 
-/** A key for one call, skipping the indexes in `exclude`; null when the channel has no enabled key left. */
-export function pickKey(channel: RoutedChannel, exclude: ReadonlySet<number> = NONE, random: () => number = Math.random): PickedKey | null {
+/**
+ * A key for one call, skipping the indexes in `exclude`; null when the channel has no enabled key left. `prefer` (a
+ * session's key, session-affinity.ts) is taken while it is enabled and not excluded.
+ */
+export function pickKey(channel: RoutedChannel, exclude: ReadonlySet<number> = NONE, random: () => number = Math.random, prefer = -1): PickedKey | null {
   const pool = channel.keyPool;
   if (!pool) return { index: -1, key: channel.key.trim() };
   const open = exclude.size === 0 ? pool.enabled : pool.enabled.filter((k) => !exclude.has(k.index));
   if (open.length === 0) return null;
+  if (prefer >= 0) {
+    const preferred = open.find((k) => k.index === prefer);
+    if (preferred) return preferred;
+  }
   if (pool.mode === 'random') return open[Math.floor(random() * open.length)];
   if (pool.mode !== 'polling') return open[0];
   const turn = turns.get(channel.id) ?? pool.pollingStart;
@@ -46,8 +53,8 @@ export class CallKeys {
   private readonly tried = new Map<number, Set<number>>();
   private retries = 0;
 
-  pick(channel: RoutedChannel): PickedKey | null {
-    const picked = pickKey(channel, this.tried.get(channel.id));
+  pick(channel: RoutedChannel, prefer = -1): PickedKey | null {
+    const picked = pickKey(channel, this.tried.get(channel.id), Math.random, prefer);
     if (picked && picked.index >= 0) {
       const set = this.tried.get(channel.id) ?? new Set<number>();
       set.add(picked.index);

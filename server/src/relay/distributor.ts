@@ -40,6 +40,13 @@ export function chooseChannel(
   return fallback;
 }
 
+/** A session's channel when it is still a candidate and not resting (session-affinity.ts); else undefined. */
+export function stickyChannel(tiers: readonly (readonly RoutedChannel[])[], id: number, breaker: { isOpen(id: number): boolean }): RoutedChannel | undefined {
+  if (breaker.isOpen(id)) return undefined;
+  for (const tier of tiers) for (const c of tier) if (c.id === id) return c;
+  return undefined;
+}
+
 /**
  * Whether a failed attempt is worth another channel. Never for the gateway's own errors or a pinned channel; not
  * for timeouts the client would see again (408, 504, 524) nor for a bad request (400), which another channel would

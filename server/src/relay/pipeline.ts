@@ -10,7 +10,7 @@ import { checkModelAllowed, loggedTokenName } from './auth.js';
 import { costOf, estimateOf, imagePriceFactor, pricingFor, pricingLog, scaledPricing, type Pricing } from './billing.js';
 import { estimatePromptTokens } from './calls.js';
 import { unroutable } from './availability.js';
-import { chooseChannel, shouldRetry } from './distributor.js';
+import { chooseChannel, shouldRetry, stickyChannel } from './distributor.js';
 import { RelayError, settlementBacklog, shuttingDown, unreachableUpstream, upstreamBusy, upstreamError } from './errors.js';
 import { refusalFor } from './refusals.js';
 import { refuseSensitivePrompt } from './prompt-words.js';
@@ -22,6 +22,7 @@ import { CallKeys } from './channel-keys.js';
 import { limitModelRequests } from './model-rate-limit.js';
 import { providerFor, wireCodec } from './providers/index.js';
 import { deliverBinary, deliverConvertedJson, deliverConvertedStream, deliverJson, deliverStream, type BeforeEnd, type Delivery, type Ending } from './respond.js';
+import { affinityTtlMs, SessionAffinity, sessionOf } from './session-affinity.js';
 import { UpstreamBusy } from './upstream-limit.js';
 import { UpstreamCut, type BufferedCall, type StreamedResponse, type StreamingCall, type WholeAnswer } from './upstream.js';
 import type { Attempt, ClientCall, Provider, UpstreamCall, UpstreamRequest } from './types.js';
@@ -146,11 +147,17 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
   const buffered = !call.stream && call.mode !== 'speech';
   let lastError: RelayError | null = null;
   const keys = new CallKeys();
+  // An agent session's turns go where its last one was answered (session-affinity.ts).
+  const affinityTtl = pinned ? 0 : affinityTtlMs(ctx.options, caller.group);
+  const session = affinityTtl > 0 ? sessionOf(call, ex.headers) : null;
+  const affinityKey = session ? SessionAffinity.keyOf(caller.user.id, caller.group, call.model, session) : null;
+  const sticky = affinityKey ? ctx.relay.affinity.lookup(affinityKey) : null;
   // A multi-key channel whose key was refused: the next attempt takes another of its keys (channel-keys.ts).
   let sameChannel: RoutedChannel | null = null;
   try {
     for (let tries = 0; tries < attempts && !clientGone && !stopped; tries++) {
-      const channel: RoutedChannel | null | undefined = sameChannel ?? pinned ?? chooseChannel(tiers, tried, Math.random, (id) => breaker.isOpen(id));
+      const channel: RoutedChannel | null | undefined =
+        sameChannel ?? pinned ?? (tries === 0 && sticky ? stickyChannel(tiers, sticky.channelId, breaker) : undefined) ?? chooseChannel(tiers, tried, Math.random, (id) => breaker.isOpen(id));
       sameChannel = null;
       if (!channel) break;
       if (chain.length > 0) metrics.retried(chain[chain.length - 1]);
@@ -161,7 +168,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
         lastError = new RelayError(400, `渠道不支持此接口`, 'unsupported_mode');
         continue;
       }
-      const picked = keys.pick(channel);
+      const picked = keys.pick(channel, sticky?.channelId === channel.id ? sticky.keyIndex : -1);
       if (!picked) {
         lastError = upstreamError(503, '渠道没有可用的密钥', 'no_enabled_key');
         continue;
@@ -232,6 +239,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       }
       const answer = outcome.answer;
       breaker.success(channel.id);
+      if (affinityKey) ctx.relay.affinity.remember(affinityKey, channel.id, picked.index, affinityTtl);
       // Settled (journaled) as the answer ends, before its last bytes go out (respond.ts: Ending).
       const ending = (delivery: Delivery) => {
         const billed = pricingDelivered(ctx, call, caller.group, pricing, delivery);

@@ -9,6 +9,8 @@ import { QuotaGate } from './quota-gate.js';
 import { Settler, type SettlementRecord } from './settler.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream.js';
 import { NO_RELAY_METRICS, type RelayRecorder } from '../metrics/relay-metrics.js';
+import { LocalBus, type Bus } from '../cache/bus.js';
+import { SessionAffinity } from './session-affinity.js';
 
 export interface RelayServices {
   upstream: UpstreamClient;
@@ -18,6 +20,8 @@ export interface RelayServices {
   calls: InFlightCalls;
   /** Reservations, with calls that do not fit waiting for what the same user's calls in flight give back. */
   quotaGate: QuotaGate;
+  /** Agent sessions and the channel and key their turns go to. */
+  affinity: SessionAffinity;
   close(): Promise<void>;
 }
 
@@ -27,6 +31,7 @@ export function createRelayServices(
   log: FastifyBaseLogger,
   metrics: RelayRecorder = NO_RELAY_METRICS,
   record: SettlementRecord | null = null,
+  bus: Bus = new LocalBus(),
 ): RelayServices {
   const upstream = createUpstreamClient({
     relayTimeoutSeconds: config.relayTimeoutSeconds,
@@ -51,6 +56,7 @@ export function createRelayServices(
     breaker: new ChannelBreaker(),
     calls: new InFlightCalls(),
     quotaGate,
+    affinity: new SessionAffinity(bus),
     async close() {
       await settler.close();
       await upstream.close();

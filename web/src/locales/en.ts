@@ -520,6 +520,11 @@ export const en: Record<string, string> = {
   '缓存倍率': 'Cache ratios',
   '命中提示缓存的输入 token 按此倍率计费': 'Input tokens that hit the prompt cache are billed at this ratio',
   '缓存写入倍率': 'Cache write ratios',
+  '会话粘性时长（秒）': 'Session affinity (seconds)',
+  '同一会话（Claude Code、Codex 的会话标识，或请求中的 prompt_cache_key、user）的后续请求在此时长内发往上次应答的渠道与密钥，以命中上游的提示缓存；0 表示关闭':
+    'Later requests of one session (the session id of Claude Code or Codex, or the prompt_cache_key or user of the request) go to the channel and key that answered the last one for this long, so they hit the upstream prompt cache; 0 turns it off',
+  '分组会话粘性时长': 'Session affinity by group',
+  '按分组覆盖上面的时长（秒），例如 {"vip": 7200, "default": 0}；0 表示该分组关闭': 'Overrides the time above per group (seconds), e.g. {"vip": 7200, "default": 0}; 0 turns it off for the group',
   '写入提示缓存（5 分钟）的输入 token 按此倍率计费；未设置时 Claude 为 1.25，其余为 1': 'Input tokens written to the prompt cache (5 minutes) are billed at this ratio; unset: 1.25 for Claude, 1 for others',
   '1 小时缓存写入倍率': 'One-hour cache write ratios',
   '写入 1 小时提示缓存的输入 token 按此倍率计费；未设置时 Claude 为 2，其余为 1': 'Input tokens written to the one-hour prompt cache are billed at this ratio; unset: 2 for Claude, 1 for others',

@@ -136,7 +136,17 @@ describe.each(testDatabases(['sqlite']))('coding agents’ hint fields on conver
       r.openai.next.push({
         json: { id: 'resp_1', object: 'response', status: 'completed', model: M.gpt, output: [], usage: { input_tokens: 11, output_tokens: 7, total_tokens: 18 } },
       });
-      const identity = { originator: 'codex_exec', session_id: 's-1', 'x-codex-turn-metadata': '{"turn":1}', 'x-openai-internal-codex-responses-lite': 'true' };
+      // As Codex 0.171 sends them (and older versions' session_id, the responses-lite flag).
+      const identity = {
+        originator: 'codex_exec',
+        'session-id': 's-1',
+        'thread-id': 's-1',
+        session_id: 's-1',
+        'x-client-request-id': 'r-1',
+        'x-codex-turn-metadata': '{"turn":1}',
+        'x-codex-beta-features': 'remote_compaction_v2',
+        'x-openai-internal-codex-responses-lite': 'true',
+      };
       const res = await post('/v1/responses', codexBody(M.gpt), { ...identity, 'x-unrelated': 'no' });
       expect(res.status).toBe(200);
       expect(res.headers.get('x-switchyard-dropped')).toBeNull();

@@ -5,9 +5,12 @@ import { spawnSync } from 'node:child_process';
  * without Vitest's runtime, so both the suites (services.ts) and the run's setup and summary (service-skips.ts) use it.
  */
 
-export type Service = 'postgres' | 'mysql' | 'redis' | 'redis-server';
+export type Service = 'postgres' | 'mysql' | 'redis' | 'redis-server' | 'codex-cli';
 
-export const SERVICES: readonly Service[] = ['postgres', 'mysql', 'redis', 'redis-server'];
+export const SERVICES: readonly Service[] = ['postgres', 'mysql', 'redis', 'redis-server', 'codex-cli'];
+
+/** The folder holding the coding agents' binaries (scripts/install-agents.mjs prints it; `.ci/run` sets it). */
+export const AGENT_CLIS_ENV = 'SWITCHYARD_AGENT_CLIS';
 
 /** Set (to 1) by CI: a suite asking for a missing service then fails instead of being skipped. */
 export const REQUIRE_SERVICES_ENV = 'SWITCHYARD_TEST_REQUIRE_SERVICES';
@@ -19,6 +22,7 @@ export const SERVICE_LABEL: Record<Service, string> = {
   mysql: 'MySQL / MariaDB',
   redis: 'a shared Redis',
   'redis-server': 'the redis-server binary (a private Redis per suite)',
+  'codex-cli': 'the Codex CLI (@openai/codex, the pinned version)',
 };
 
 export const SERVICE_HOW: Record<Service, string> = {
@@ -26,6 +30,7 @@ export const SERVICE_HOW: Record<Service, string> = {
   mysql: 'set SWITCHYARD_TEST_MYSQL to an admin URL, e.g. mysql://root:@127.0.0.1:3306/mysql (each suite creates its own database)',
   redis: 'start a Redis and set SWITCHYARD_TEST_REDIS, e.g. redis://127.0.0.1:6379',
   'redis-server': 'install Redis so that `redis-server` is on PATH (apt-get install redis-server)',
+  'codex-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
 };
 
 /** The environment variable holding a service's URL; none for the binary. */
@@ -37,8 +42,17 @@ export const SERVICE_ENV: Partial<Record<Service, string>> = {
 
 let redisServerFound: boolean | undefined;
 
+/** The path of a coding agent's binary in SWITCHYARD_AGENT_CLIS, or null when it is not there. */
+export function agentCli(bin: string): string | null {
+  const folder = process.env[AGENT_CLIS_ENV];
+  if (!folder) return null;
+  const file = `${folder}/${bin}`;
+  return spawnSync(file, ['--version'], { stdio: 'ignore' }).status === 0 ? file : null;
+}
+
 /** Whether the service is configured (a URL given) or installed (the binary): what decides that a suite runs. */
 export function serviceAvailable(service: Service): boolean {
+  if (service === 'codex-cli') return agentCli('codex') !== null;
   if (service === 'redis-server') {
     redisServerFound ??= spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
     return redisServerFound;

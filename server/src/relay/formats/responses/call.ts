@@ -5,7 +5,7 @@ import { openAIFieldError } from '../openai/errors.js';
 import { checkResponsesBody } from './schema.js';
 
 /** Codex's identity headers, which OpenAI's own Responses endpoint may depend on (besides every x-codex-* one). */
-const CODEX_HEADERS = new Set(['originator', 'session_id', 'session-id', 'conversation_id', 'x-openai-internal-codex-responses-lite']);
+const CODEX_HEADERS = new Set(['originator', 'session_id', 'session-id', 'thread-id', 'conversation_id', 'x-client-request-id', 'x-openai-internal-codex-responses-lite']);
 
 /** The client's identity headers for an upstream that serves Responses itself (passthrough only). */
 export function responsesPassHeaders(headers: IncomingHttpHeaders): Record<string, string> | undefined {

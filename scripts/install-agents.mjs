@@ -8,7 +8,10 @@ import os from 'node:os';
 import path from 'node:path';
 
 /** Package, version, and the binary it puts in node_modules/.bin. */
-export const AGENTS = [{ pkg: '@openai/codex', version: '0.171.0', bin: 'codex' }];
+export const AGENTS = [
+  { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
+  { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
+];
 
 const root = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'switchyard', 'agents');
 const bins = path.join(root, 'bin');

@@ -129,6 +129,23 @@ export async function afterAnswer(page: Page, path: string, action: () => Promis
   await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
 }
 
+/**
+ * Runs `action` (a click on a link of the console's own routes) until the page is at `url`, three times at most: on a
+ * loaded machine a click on a menu that was still settling was taken by the menu and no route change followed (the
+ * page waited the whole action timeout at the old address). Clicking a link to the route it is on again is harmless.
+ */
+export async function navigateBy(page: Page, url: RegExp, action: () => Promise<void>): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await action();
+    try {
+      await page.waitForURL(url, { timeout: attempt < 3 ? 6000 : ACTION_TIMEOUT_MS });
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
+}
+
 /** Signs in through the login form. */
 export async function loginAs(page: Page, username: string, password: string): Promise<void> {
   await page.goto('/login');

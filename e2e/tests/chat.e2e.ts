@@ -2,7 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loginAs, newPage } from '../support/browser.js';
+import { loginAs, navigateBy, newPage } from '../support/browser.js';
 import { apiAs, registerUser, useServerAndBrowser } from '../support/fixture.js';
 
 const NO_TOKEN = '当前没有可用的启用令牌，请确认是否有令牌处于启用状态！';
@@ -80,9 +80,12 @@ describe('chat links', () => {
     await useTwoChats();
     const { page, close } = await rootPage();
     const sidebar = page.getByRole('complementary', { name: '侧边栏' });
-    await sidebar.getByText('聊天', { exact: true }).click();
-    await sidebar.getByRole('link', { name: '第二个聊天' }).click();
-    await page.waitForURL(/\/chat\/1$/);
+    const link = sidebar.getByRole('link', { name: '第二个聊天' });
+    await navigateBy(page, /\/chat\/1$/, async () => {
+      // The submenu opens on a click of its title; a later attempt finds it open already.
+      if (!(await link.isVisible())) await sidebar.getByText('聊天', { exact: true }).click();
+      await link.click();
+    });
     const frame = page.locator('iframe[title="第二个聊天"]');
     await frame.waitFor();
     const expected = `${chatApp.url}/second/?api_key=sk-${rootKey}&server=${encodedOrigin()}`;

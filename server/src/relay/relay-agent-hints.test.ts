@@ -81,7 +81,7 @@ describe.each(testDatabases(['sqlite']))('coding agents’ hint fields on conver
 
     it('is answered on an OpenAI channel: the reminder stays a system message, context management is named as dropped', async () => {
       r.openai.next.push({ json: chatAnswer({ role: 'assistant', content: 'Done.' }) });
-      const res = await post('/v1/messages?beta=true', claudeCodeBody(M.gpt), betas);
+      const res = await post('/v1/messages?beta=true', claudeCodeBody(M.gptReasoning), betas);
       expect(res.status).toBe(200);
       expect(((await res.json()) as { content: Array<{ text: string }> }).content[0].text).toBe('Done.');
       expect(dropped(res)).toEqual(['context_management']);
@@ -93,6 +93,15 @@ describe.each(testDatabases(['sqlite']))('coding agents’ hint fields on conver
       expect(sent.reasoning_effort).toBe('medium');
       expect(sent.tools.map((t) => t.function.name)).toEqual(['Read', 'WebFetch']);
       expect(JSON.stringify(sent.tools)).not.toContain('defer_loading');
+    });
+
+    it('on a model that does not reason, leaves the effort out and lowers the limit to the model’s own', async () => {
+      r.openai.next.push({ json: chatAnswer({ role: 'assistant', content: 'Done.' }) });
+      const res = await post('/v1/messages?beta=true', claudeCodeBody(M.gpt), betas);
+      expect(res.status).toBe(200);
+      expect(dropped(res)).toEqual(['context_management', 'thinking']);
+      expect(r.openai.last()).toMatchObject({ model: M.gpt, max_tokens: 16_384 });
+      expect(r.openai.last()).not.toHaveProperty('reasoning_effort');
     });
 
     it('is answered on a Gemini channel', async () => {

@@ -155,6 +155,17 @@ describe.each(testDatabases(['sqlite']))('request fields on other formats’ cha
       expect(r.openai.last()).toMatchObject({ max_tokens: 100 });
     });
 
+    it('a limit above the model’s own is lowered to it, and effort left out for a model that does not reason', async () => {
+      // What Claude Code sends with every turn, which gpt-4o-mini (16,384 at most, no reasoning) would refuse.
+      r.openai.next.push({ json: chatAnswer({ content: 'Hi!' }) });
+      const { response } = await claudeSdk()
+        .messages.create({ model: M.gpt, max_tokens: 20_000, thinking: { type: 'enabled', budget_tokens: 8000 }, messages: ask })
+        .withResponse();
+      expect(r.openai.last()).toMatchObject({ max_tokens: 16_384 });
+      expect(r.openai.last()).not.toHaveProperty('reasoning_effort');
+      expect(response.headers.get('x-switchyard-dropped')).toBe('thinking');
+    });
+
     it('leaves a server tool (web_search) out of the offer on another channel, and names it', async () => {
       r.openai.next.push({ json: chatAnswer({ content: 'Hi!' }) });
       const { response } = await claudeSdk()

@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
  * without Vitest's runtime, so both the suites (services.ts) and the run's setup and summary (service-skips.ts) use it.
  */
 
-export type Service = 'postgres' | 'mysql' | 'redis' | 'redis-server' | 'codex-cli';
+export type Service = 'postgres' | 'mysql' | 'redis' | 'redis-server' | 'codex-cli' | 'claude-code-cli';
 
-export const SERVICES: readonly Service[] = ['postgres', 'mysql', 'redis', 'redis-server', 'codex-cli'];
+export const SERVICES: readonly Service[] = ['postgres', 'mysql', 'redis', 'redis-server', 'codex-cli', 'claude-code-cli'];
 
 /** The folder holding the coding agents' binaries (scripts/install-agents.mjs prints it; `.ci/run` sets it). */
 export const AGENT_CLIS_ENV = 'SWITCHYARD_AGENT_CLIS';
@@ -23,6 +23,7 @@ export const SERVICE_LABEL: Record<Service, string> = {
   redis: 'a shared Redis',
   'redis-server': 'the redis-server binary (a private Redis per suite)',
   'codex-cli': 'the Codex CLI (@openai/codex, the pinned version)',
+  'claude-code-cli': 'Claude Code (@anthropic-ai/claude-code, the pinned version)',
 };
 
 export const SERVICE_HOW: Record<Service, string> = {
@@ -31,6 +32,7 @@ export const SERVICE_HOW: Record<Service, string> = {
   redis: 'start a Redis and set SWITCHYARD_TEST_REDIS, e.g. redis://127.0.0.1:6379',
   'redis-server': 'install Redis so that `redis-server` is on PATH (apt-get install redis-server)',
   'codex-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
+  'claude-code-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
 };
 
 /** The environment variable holding a service's URL; none for the binary. */
@@ -53,6 +55,7 @@ export function agentCli(bin: string): string | null {
 /** Whether the service is configured (a URL given) or installed (the binary): what decides that a suite runs. */
 export function serviceAvailable(service: Service): boolean {
   if (service === 'codex-cli') return agentCli('codex') !== null;
+  if (service === 'claude-code-cli') return agentCli('claude') !== null;
   if (service === 'redis-server') {
     redisServerFound ??= spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
     return redisServerFound;

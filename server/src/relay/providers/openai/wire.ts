@@ -17,6 +17,49 @@ const OPENAI_ITSELF = new Set<number>([CHANNEL_TYPE.OPENAI, CHANNEL_TYPE.AZURE])
 /** OpenAI's reasoning models (o1, o3, o4-mini, gpt-5...): they refuse max_tokens and take max_completion_tokens. */
 const REASONING_MODEL = /^(o\d|gpt-5)/;
 
+/**
+ * The largest output OpenAI's models accept: a larger limit is refused outright ("max_tokens is too large"), and
+ * coding agents ask for 32,000 or more whatever the model. First match wins.
+ */
+const OUTPUT_CAPS: ReadonlyArray<readonly [RegExp, number]> = [
+  [/^gpt-4o-2024-05-13/, 4096],
+  [/^(chatgpt-)?gpt-4o|^chatgpt-4o/, 16_384],
+  [/^gpt-4\.1/, 32_768],
+  [/^gpt-4-(turbo|1106|0125)/, 4096],
+  [/^gpt-4(-0613)?$/, 8192],
+  [/^gpt-3\.5-turbo/, 4096],
+  [/^o1-mini/, 65_536],
+  [/^o1-preview/, 32_768],
+  [/^o\d/, 100_000],
+  [/^gpt-5/, 128_000],
+];
+
+function outputCap(model: string): number {
+  for (const [pattern, cap] of OUTPUT_CAPS) if (pattern.test(model)) return cap;
+  return Infinity;
+}
+
+/**
+ * A Claude or Gemini client's output limit and effort as OpenAI's own models take them: reasoning models want
+ * max_completion_tokens, every model refuses a limit above its own, and one that does not reason refuses
+ * reasoning_effort (left out and named).
+ */
+function fitOpenAIModel(out: Record<string, unknown>, model: string, dropped: string[] | undefined): void {
+  const reasoning = REASONING_MODEL.test(model);
+  const limit = typeof out.max_tokens === 'number' ? out.max_tokens : undefined;
+  if (limit !== undefined) {
+    const capped = Math.min(limit, outputCap(model));
+    if (reasoning) {
+      out.max_completion_tokens = capped;
+      out.max_tokens = undefined;
+    } else out.max_tokens = capped;
+  }
+  if (out.reasoning_effort !== undefined && !reasoning) {
+    out.reasoning_effort = undefined;
+    dropped?.push('reasoning_effort');
+  }
+}
+
 /** An upstream answer that must be a JSON object (throws otherwise: the answer is then unreadable). */
 export function parseJson(body: Buffer): Record<string, unknown> {
   const parsed: unknown = JSON.parse(body.toString('utf8'));
@@ -91,11 +134,7 @@ export const openAIWire: WireCodec = {
         out.top_k = undefined;
         up.dropped?.push('top_k');
       }
-      // A Claude or Gemini client's output limit, in the parameter these models take.
-      if (out.max_tokens !== undefined && REASONING_MODEL.test(up.upstreamModel)) {
-        out.max_completion_tokens = out.max_tokens;
-        out.max_tokens = undefined;
-      }
+      fitOpenAIModel(out, up.upstreamModel, up.dropped);
     }
     Object.assign(out, up.channel.paramOverride);
     return out;

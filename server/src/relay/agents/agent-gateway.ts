@@ -1,0 +1,73 @@
+import { spawn } from 'node:child_process';
+import { connect } from '../../db/connect.js';
+import { startScriptedUpstream, type ScriptedAnswer, type ScriptedUpstream } from '../../test/mocks/scripted.js';
+import type { PlainRequest } from '../../test/mocks/local-server.js';
+import { startServerProcess, until, type ServerProcess } from '../../test/server-process.js';
+
+/*
+ * The built gateway as the agent suites run it: its own process, one channel per stand-in (ratio 1, completion
+ * ratio 2), and a root token for the agent.
+ */
+
+export interface StandInChannel {
+  /** Channel type (1 OpenAI, 14 Claude, 24 Gemini). */
+  type: number;
+  model: string;
+  answer: (req: PlainRequest) => ScriptedAnswer;
+}
+
+export interface AgentGateway {
+  server: ServerProcess;
+  key: string;
+  upstreams: ScriptedUpstream[];
+  /** The consume logs of a model, once `count` are written. */
+  logsOf(model: string, count: number): Promise<Array<{ quota: number; prompt_tokens: number; completion_tokens: number }>>;
+  close(): Promise<void>;
+}
+
+export async function startAgentGateway(channels: StandInChannel[]): Promise<AgentGateway> {
+  const upstreams = await Promise.all(channels.map((c) => startScriptedUpstream(c.answer)));
+  const server = await startServerProcess();
+  const models = channels.map((c) => c.model);
+  await server.consoleApi('PUT', '/api/option/', { key: 'ModelRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 1]))) });
+  await server.consoleApi('PUT', '/api/option/', { key: 'CompletionRatio', value: JSON.stringify(Object.fromEntries(models.map((m) => [m, 2]))) });
+  for (const [i, c] of channels.entries()) {
+    await server.consoleApi('POST', '/api/channel/', { type: c.type, name: `stand-in-${i}`, group: 'default', base_url: upstreams[i].url, key: 'sk-stand-in', models: c.model });
+  }
+  const token = await server.consoleApi('POST', '/api/token/', { name: 'agent', remain_quota: 0, unlimited_quota: true, expired_time: -1 });
+  return {
+    server,
+    key: `sk-${String(token.key)}`,
+    upstreams,
+    async logsOf(model, count) {
+      const db = await connect('', server.sqlitePath);
+      try {
+        const read = () => db.kysely.selectFrom('logs').select(['quota', 'prompt_tokens', 'completion_tokens']).where('type', '=', 2).where('model_name', '=', model).orderBy('id').execute();
+        return await until(read, (rows) => rows.length >= count);
+      } finally {
+        await db.close();
+      }
+    },
+    async close() {
+      if (server.child.exitCode === null) server.child.kill('SIGKILL');
+      await server.exited;
+      server.cleanup();
+      await Promise.all(upstreams.map((u) => u.close()));
+    },
+  };
+}
+
+/** Runs an agent's command to its end (killed after 80 s); resolves with its exit code and everything it printed. */
+export function runAgent(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (d: Buffer) => (output += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (output += d.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 80_000);
+    child.on('exit', (code) => {
+      clearTimeout(timer);
+      resolve({ code, output });
+    });
+  });
+}

@@ -1,0 +1,72 @@
+import type { ScriptedAnswer } from '../../test/mocks/scripted.js';
+import type { PlainRequest } from '../../test/mocks/local-server.js';
+
+/*
+ * Upstream stand-ins for the agent suites, in each provider's streamed wire format: the first turn asks the agent to
+ * run one harmless tool of its own (a file read in the test's scratch folder), and once the tool's result comes back
+ * the answer is ANSWER. Each turn reports 100 prompt tokens and CALL_OUTPUT or ANSWER_OUTPUT output tokens.
+ */
+
+export const ANSWER = 'The file says hello.';
+export const CALL_OUTPUT = 12;
+export const ANSWER_OUTPUT = 6;
+
+/** What the gateway charges for the two turns at ratio 1 and completion ratio 2. */
+export const TURN_COSTS = [100 + CALL_OUTPUT * 2, 100 + ANSWER_OUTPUT * 2];
+
+export interface ToolAsk {
+  name: string;
+  args: Record<string, unknown>;
+}
+
+const claudeFrame = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
+
+/** Claude Messages: the call as a tool_use block, the answer once a tool_result came. */
+export function claudeStandIn(model: string, ask: ToolAsk): (req: PlainRequest) => ScriptedAnswer {
+  return (req) => {
+    const last = ((req.json?.messages ?? []) as Array<{ content: unknown }>).at(-1)?.content;
+    const answered = Array.isArray(last) && last.some((c: { type?: string }) => c.type === 'tool_result');
+    const start = claudeFrame('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } } });
+    const body = answered
+      ? [
+          claudeFrame('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+          claudeFrame('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ANSWER } }),
+          claudeFrame('content_block_stop', { index: 0 }),
+          claudeFrame('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: ANSWER_OUTPUT } }),
+        ]
+      : [
+          claudeFrame('content_block_start', { index: 0, content_block: { type: 'tool_use', id: 'toolu_read', name: ask.name, input: {} } }),
+          claudeFrame('content_block_delta', { index: 0, delta: { type: 'input_json_delta', partial_json: JSON.stringify(ask.args) } }),
+          claudeFrame('content_block_stop', { index: 0 }),
+          claudeFrame('message_delta', { delta: { stop_reason: 'tool_use', stop_sequence: null }, usage: { output_tokens: CALL_OUTPUT } }),
+        ];
+    return { sse: [start, ...body, claudeFrame('message_stop', {})] };
+  };
+}
+
+/** Gemini streamGenerateContent (alt=sse): the call as a functionCall part, the answer once a functionResponse came. */
+export function geminiStandIn(model: string, ask: ToolAsk): (req: PlainRequest) => ScriptedAnswer {
+  return (req) => {
+    const contents = (req.json?.contents ?? []) as Array<{ parts?: Array<Record<string, unknown>> }>;
+    const answered = contents.at(-1)?.parts?.some((p) => 'functionResponse' in p) === true;
+    const parts = answered ? [{ text: ANSWER }] : [{ functionCall: { name: ask.name, args: ask.args } }];
+    const output = answered ? ANSWER_OUTPUT : CALL_OUTPUT;
+    const usageMetadata = { promptTokenCount: 100, candidatesTokenCount: output, totalTokenCount: 100 + output };
+    return { sse: [{ candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }], usageMetadata, modelVersion: model }] };
+  };
+}
+
+/** OpenAI chat completions, streamed with usage: the call as tool_calls, the answer once a tool message came. */
+export function openAIStandIn(model: string, ask: ToolAsk): (req: PlainRequest) => ScriptedAnswer {
+  return (req) => {
+    const messages = (req.json?.messages ?? []) as Array<{ role?: string }>;
+    const answered = messages.at(-1)?.role === 'tool';
+    const chunk = (delta: object, finish: string | null) => ({ id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: 1, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    const output = answered ? ANSWER_OUTPUT : CALL_OUTPUT;
+    const usage = { id: 'chatcmpl-standin', object: 'chat.completion.chunk', created: 1, model, choices: [], usage: { prompt_tokens: 100, completion_tokens: output, total_tokens: 100 + output } };
+    const content = answered
+      ? [chunk({ role: 'assistant', content: ANSWER }, null), chunk({}, 'stop')]
+      : [chunk({ role: 'assistant', tool_calls: [{ index: 0, id: 'call_read', type: 'function', function: { name: ask.name, arguments: JSON.stringify(ask.args) } }] }, null), chunk({}, 'tool_calls')];
+    return { sse: [...content, usage, '[DONE]'] };
+  };
+}

@@ -5,9 +5,9 @@ import { spawnSync } from 'node:child_process';
  * without Vitest's runtime, so both the suites (services.ts) and the run's setup and summary (service-skips.ts) use it.
  */
 
-export type Service = 'postgres' | 'mysql' | 'redis' | 'redis-server' | 'codex-cli' | 'claude-code-cli';
+export type Service = 'postgres' | 'mysql' | 'redis' | 'redis-server' | 'codex-cli' | 'claude-code-cli' | 'gemini-cli';
 
-export const SERVICES: readonly Service[] = ['postgres', 'mysql', 'redis', 'redis-server', 'codex-cli', 'claude-code-cli'];
+export const SERVICES: readonly Service[] = ['postgres', 'mysql', 'redis', 'redis-server', 'codex-cli', 'claude-code-cli', 'gemini-cli'];
 
 /** The folder holding the coding agents' binaries (scripts/install-agents.mjs prints it; `.ci/run` sets it). */
 export const AGENT_CLIS_ENV = 'SWITCHYARD_AGENT_CLIS';
@@ -24,6 +24,7 @@ export const SERVICE_LABEL: Record<Service, string> = {
   'redis-server': 'the redis-server binary (a private Redis per suite)',
   'codex-cli': 'the Codex CLI (@openai/codex, the pinned version)',
   'claude-code-cli': 'Claude Code (@anthropic-ai/claude-code, the pinned version)',
+  'gemini-cli': 'Gemini CLI (@google/gemini-cli, the pinned version)',
 };
 
 export const SERVICE_HOW: Record<Service, string> = {
@@ -33,6 +34,7 @@ export const SERVICE_HOW: Record<Service, string> = {
   'redis-server': 'install Redis so that `redis-server` is on PATH (apt-get install redis-server)',
   'codex-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
   'claude-code-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
+  'gemini-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
 };
 
 /** The environment variable holding a service's URL; none for the binary. */
@@ -56,6 +58,7 @@ export function agentCli(bin: string): string | null {
 export function serviceAvailable(service: Service): boolean {
   if (service === 'codex-cli') return agentCli('codex') !== null;
   if (service === 'claude-code-cli') return agentCli('claude') !== null;
+  if (service === 'gemini-cli') return agentCli('gemini') !== null;
   if (service === 'redis-server') {
     redisServerFound ??= spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
     return redisServerFound;

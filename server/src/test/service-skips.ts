@@ -81,7 +81,13 @@ export function skipSummary(skips: ServiceSkip[]): string {
 
 export default async function setup(project: TestProject): Promise<() => void> {
   if (servicesRequired()) {
-    const problems = (await Promise.all(SERVICES.map(problemOf))).filter((p): p is string => p !== null);
+    // One at a time: a check that blocks (redis-server --version) must not hold another one's connection past its
+    // timeout, which then reads as a service that does not answer.
+    const problems: string[] = [];
+    for (const service of SERVICES) {
+      const problem = await problemOf(service);
+      if (problem) problems.push(problem);
+    }
     if (problems.length > 0) throw new Error(`${REQUIRE_SERVICES_ENV}=1 and a service the suites need is not there:\n  ${problems.join('\n  ')}`);
   }
   const file = path.join(os.tmpdir(), `switchyard-service-skips-${process.pid}-${randomBytes(4).toString('hex')}.jsonl`);

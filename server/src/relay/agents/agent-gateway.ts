@@ -1,8 +1,13 @@
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect } from 'vitest';
 import { connect } from '../../db/connect.js';
 import { startScriptedUpstream, type ScriptedAnswer, type ScriptedUpstream } from '../../test/mocks/scripted.js';
 import type { PlainRequest } from '../../test/mocks/local-server.js';
 import { startServerProcess, until, type ServerProcess } from '../../test/server-process.js';
+import { ANSWER, carriesFileText, FILE_TEXT, PROMPT, TURN_COSTS, type WireFormat } from './stand-ins.js';
 
 /*
  * The built gateway as the agent suites run it: its own process, one channel per stand-in (ratio 1, completion
@@ -57,8 +62,13 @@ export async function startAgentGateway(channels: StandInChannel[]): Promise<Age
   };
 }
 
+export interface AgentRun {
+  code: number | null;
+  output: string;
+}
+
 /** Runs an agent's command to its end (killed after 80 s); resolves with its exit code and everything it printed. */
-export function runAgent(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> {
+export function runAgent(command: string, args: string[], cwd: string, env: Record<string, string>): Promise<AgentRun> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let output = '';
@@ -70,4 +80,48 @@ export function runAgent(command: string, args: string[], cwd: string, env: Reco
       resolve({ code, output });
     });
   });
+}
+
+/** A scratch folder for the agent's work, holding a.txt. */
+export function scratchFolder(prefix: string): string {
+  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  writeFileSync(path.join(dir, 'a.txt'), `${FILE_TEXT}\n`);
+  return dir;
+}
+
+/** Runs `use` with a fresh HOME for the agent (its settings, sessions and caches), removed after. */
+export async function withScratchHome<T>(prefix: string, use: (home: string) => Promise<T>): Promise<T> {
+  const home = mkdtempSync(path.join(os.tmpdir(), prefix));
+  try {
+    return await use(home);
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Runs the agent once and checks the round trip on upstream `upstream`: it printed ANSWER and ended well, the
+ * conversation's turns (those carrying PROMPT; side calls such as titles or routing may come too) are at least two,
+ * the last carries the file's text back in the upstream's `wire` format, every call is logged, and the two turns cost
+ * TURN_COSTS. Returns the conversation's turns for the suite's own checks.
+ */
+export async function expectToolRoundTrip(
+  gw: AgentGateway,
+  upstream: number,
+  model: string,
+  wire: WireFormat,
+  run: () => Promise<AgentRun>,
+): Promise<string[]> {
+  const before = gw.upstreams[upstream].requests.length;
+  const { code, output } = await run();
+  expect(output).toContain(ANSWER);
+  expect(code, output).toBe(0);
+  const calls = gw.upstreams[upstream].requests.slice(before);
+  const conversation = calls.map((c) => c.body.toString('utf8')).filter((body) => body.includes(PROMPT));
+  expect(conversation.length).toBeGreaterThanOrEqual(2);
+  expect(carriesFileText[wire](conversation.at(-1)!)).toBe(true);
+  const logs = await gw.logsOf(model, calls.length);
+  expect(logs).toHaveLength(calls.length);
+  expect(logs.slice(-2).map((l) => l.quota)).toEqual(TURN_COSTS);
+  return conversation;
 }

@@ -12,6 +12,7 @@ export const AGENTS = [
   { pkg: '@openai/codex', version: '0.171.0', bin: 'codex' },
   { pkg: '@anthropic-ai/claude-code', version: '2.1.332', bin: 'claude' },
   { pkg: '@google/gemini-cli', version: '0.61.0', bin: 'gemini' },
+  { pkg: 'opencode-ai', version: '1.18.33', bin: 'opencode' },
 ];
 
 const root = path.join(process.env.XDG_CACHE_HOME || path.join(os.homedir(), '.cache'), 'switchyard', 'agents');

@@ -31,12 +31,14 @@ describe('the session a call belongs to', () => {
     expect(sessionOf(call('claude', {}), {})).toBeNull();
   });
 
-  it('is Codex’s prompt_cache_key or session header in Responses, prompt_cache_key or user in chat', () => {
+  it('is Codex’s prompt_cache_key or session header in Responses, prompt_cache_key, opencode’s session header or user in chat', () => {
     expect(sessionOf(call('responses', { prompt_cache_key: 'k' }), { session_id: 'h' })).toBe('k');
     expect(sessionOf(call('responses', {}), { session_id: 'h' })).toBe('h');
     expect(sessionOf(call('openai', { user: 'u' }), {})).toBe('u');
     expect(sessionOf(call('openai', { prompt_cache_key: 'k', user: 'u' }), {})).toBe('k');
     expect(sessionOf(call('openai', { user: 'x'.repeat(300) }), {})).toBeNull();
+    expect(sessionOf(call('openai', { user: 'u' }), { 'x-session-affinity': 'ses_1', 'x-session-id': 'ses_1' })).toBe('ses_1');
+    expect(sessionOf(call('openai', {}), { 'x-session-id': 'ses_2' })).toBe('ses_2');
     expect(sessionOf(call('gemini', { user: 'u' }), {})).toBeNull();
   });
 });

@@ -48,7 +48,8 @@ export function sessionOf(call: ClientCall, headers: IncomingHttpHeaders): strin
     case 'responses':
       return text(json.prompt_cache_key) ?? header(headers, 'session_id') ?? header(headers, 'session-id') ?? text(json.user);
     case 'openai':
-      return text(json.prompt_cache_key) ?? text(json.user);
+      // opencode names its session in headers of its own (x-session-affinity, x-session-id) on every call.
+      return text(json.prompt_cache_key) ?? header(headers, 'x-session-affinity') ?? header(headers, 'x-session-id') ?? text(json.user);
     default:
       return null;
   }

@@ -6,9 +6,9 @@ import { existsSync } from 'node:fs';
  * without Vitest's runtime, so both the suites (services.ts) and the run's setup and summary (service-skips.ts) use it.
  */
 
-export type Service = 'postgres' | 'mysql' | 'redis' | 'redis-server' | 'codex-cli' | 'claude-code-cli' | 'gemini-cli';
+export type Service = 'postgres' | 'mysql' | 'redis' | 'redis-server' | 'codex-cli' | 'claude-code-cli' | 'gemini-cli' | 'opencode-cli';
 
-export const SERVICES: readonly Service[] = ['postgres', 'mysql', 'redis', 'redis-server', 'codex-cli', 'claude-code-cli', 'gemini-cli'];
+export const SERVICES: readonly Service[] = ['postgres', 'mysql', 'redis', 'redis-server', 'codex-cli', 'claude-code-cli', 'gemini-cli', 'opencode-cli'];
 
 /** The folder holding the coding agents' binaries (scripts/install-agents.mjs prints it; `.ci/run` sets it). */
 export const AGENT_CLIS_ENV = 'SWITCHYARD_AGENT_CLIS';
@@ -26,6 +26,7 @@ export const SERVICE_LABEL: Record<Service, string> = {
   'codex-cli': 'the Codex CLI (@openai/codex, the pinned version)',
   'claude-code-cli': 'Claude Code (@anthropic-ai/claude-code, the pinned version)',
   'gemini-cli': 'Gemini CLI (@google/gemini-cli, the pinned version)',
+  'opencode-cli': 'opencode (opencode-ai, the pinned version)',
 };
 
 export const SERVICE_HOW: Record<Service, string> = {
@@ -36,6 +37,7 @@ export const SERVICE_HOW: Record<Service, string> = {
   'codex-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
   'claude-code-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
   'gemini-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
+  'opencode-cli': 'run `export SWITCHYARD_AGENT_CLIS=$(node scripts/install-agents.mjs)`',
 };
 
 /** The environment variable holding a service's URL; none for the binary. */
@@ -62,6 +64,7 @@ export function serviceAvailable(service: Service): boolean {
   if (service === 'codex-cli') return agentCli('codex') !== null;
   if (service === 'claude-code-cli') return agentCli('claude') !== null;
   if (service === 'gemini-cli') return agentCli('gemini') !== null;
+  if (service === 'opencode-cli') return agentCli('opencode') !== null;
   if (service === 'redis-server') {
     redisServerFound ??= spawnSync('redis-server', ['--version'], { stdio: 'ignore' }).status === 0;
     return redisServerFound;

@@ -20,6 +20,8 @@ const UPSTREAM_KEY = 'sk-upstream-detail';
 const CALLS: Record<string, number> = { 'gpt-4o': 3, 'claude-3-5-sonnet-20241022': 2, 'gpt-4o-mini': 1 };
 const TOTAL_CALLS = Object.values(CALLS).reduce((a, b) => a + b, 0);
 const USAGE = { prompt_tokens: 11, completion_tokens: 7, total_tokens: 18 };
+/** gpt-4o's calls are served 8 of their 11 prompt tokens from OpenAI's cache; the other models' none. */
+const CACHED = { model: 'gpt-4o', tokens: 8 };
 
 /** Answers chat completions the way OpenAI does, with usage. */
 function startUpstream(): Promise<{ url: string; close(): Promise<void> }> {
@@ -41,7 +43,7 @@ function startUpstream(): Promise<{ url: string; close(): Promise<void> }> {
           created: Math.floor(Date.now() / 1000),
           model,
           choices: [{ index: 0, message: { role: 'assistant', content: 'ok' }, finish_reason: 'stop' }],
-          usage: USAGE,
+          usage: model === CACHED.model ? { ...USAGE, prompt_tokens_details: { cached_tokens: CACHED.tokens } } : USAGE,
         }),
       );
     });
@@ -141,11 +143,31 @@ describe('the data dashboard', () => {
     expect(data.reduce((s, r) => s + r.quota, 0)).toBe(stat.quota);
     expect(data.reduce((s, r) => s + r.count, 0)).toBe(TOTAL_CALLS);
 
+    // The cache hit rate: cache reads over prompt tokens, in all and per model.
+    const cachedCalls = CALLS[CACHED.model];
+    const percent = (part: number, whole: number) => `${((part / whole) * 100).toFixed(1)}%`;
+    expect(await statistic('缓存命中率').textContent()).toBe(percent(cachedCalls * CACHED.tokens, TOTAL_CALLS * USAGE.prompt_tokens));
+    const rateOf = (model: string) => page.getByRole('row').filter({ has: page.getByRole('cell', { name: model, exact: true }) }).getByRole('cell').last();
+    expect(await rateOf(CACHED.model).textContent()).toBe(percent(CACHED.tokens, USAGE.prompt_tokens));
+    expect(await rateOf('gpt-4o-mini').textContent()).toBe('0.0%');
+
     // A coarser granularity redraws from the same rows.
     await page.getByLabel('时间粒度').click();
     await page.getByTitle('天', { exact: true }).click();
     await expectChart(page, '模型消耗分布');
     expect(await statistic('统计次数').textContent()).toBe(String(TOTAL_CALLS));
+    await page.context().close();
+  });
+
+  it('shows the cache hit rate of the calls the log page selects: all of them, then one model', async () => {
+    const page = await openDashboard();
+    await page.goto('/log');
+    const rate = page.locator('.ant-tag').filter({ hasText: '缓存命中率' });
+    const cachedCalls = CALLS[CACHED.model];
+    await expect.poll(() => rate.textContent()).toBe(`缓存命中率: ${((cachedCalls * CACHED.tokens * 100) / (TOTAL_CALLS * USAGE.prompt_tokens)).toFixed(1)}%`);
+    await page.getByLabel('模型名称').fill(CACHED.model);
+    await page.getByRole('button', { name: '查询' }).click();
+    await expect.poll(() => rate.textContent()).toBe(`缓存命中率: ${((CACHED.tokens * 100) / USAGE.prompt_tokens).toFixed(1)}%`);
     await page.context().close();
   });
 
@@ -157,7 +179,8 @@ describe('the data dashboard', () => {
     await page.waitForURL(/\/token/);
     await page.goto('/detail');
     await page.getByText('模型消耗分布').waitFor();
-    await expect.poll(() => page.locator('.ant-empty-description').filter({ hasText: '暂无数据' }).count()).toBe(3);
+    // The three charts and the cache hit rate table.
+    await expect.poll(() => page.locator('.ant-empty-description').filter({ hasText: '暂无数据' }).count()).toBe(4);
     expect(await page.locator('[data-chart] canvas').count()).toBe(0);
     await expect(page.getByLabel('用户名称').count()).resolves.toBe(0);
     await page.context().close();

@@ -241,6 +241,9 @@ export interface LogStat {
   quota: number;
   rpm: number;
   tpm: number;
+  /** Over the same filter as quota: prompt tokens (cache reads included) and the cache reads among them. */
+  prompt_tokens: number;
+  cache_tokens: number;
 }
 
 /**
@@ -310,4 +313,7 @@ export interface QuotaDataDto {
   count: number;
   token_used: number;
   quota: number;
+  /** Prompt tokens (cache reads included) and the cache reads among them: cache_tokens / prompt_tokens is the hit rate. */
+  prompt_tokens: number;
+  cache_tokens: number;
 }

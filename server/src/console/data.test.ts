@@ -30,7 +30,7 @@ describe.each(testDatabases())('data dashboard calls on $name', (database) => {
     bob = await t.user('bob');
     const db = t.app.ctx.db;
     const cell = (userId: number, username: string, modelName: string, createdAt: number, count: number, quota: number) => ({
-      userId, username, modelName, createdAt, count, tokenUsed: count * 10, quota,
+      userId, username, modelName, createdAt, count, tokenUsed: count * 10, quota, promptTokens: count * 8, cacheTokens: count * 2,
     });
     await addQuotaData(db.kysely, db.dialect, [
       cell(alice.userId, 'alice', 'gpt-4o', T, 2, 200),

@@ -12,6 +12,7 @@ import * as taskMoney from './migrations/009_task_money.js';
 import * as reservations from './migrations/010_reservations.js';
 import * as multiKey from './migrations/011_multi_key.js';
 import * as sessionEpoch from './migrations/012_session_epoch.js';
+import * as cacheTokens from './migrations/013_cache_tokens.js';
 
 interface DialectMigration {
   up(db: Kysely<unknown>, dialect: Dialect): Promise<void>;
@@ -30,6 +31,7 @@ const migrations: Record<string, DialectMigration> = {
   '010_reservations': reservations,
   '011_multi_key': multiKey,
   '012_session_epoch': sessionEpoch,
+  '013_cache_tokens': cacheTokens,
 };
 
 class StaticProvider implements MigrationProvider {

@@ -125,6 +125,8 @@ export interface LogsTable {
   group: string;
   ip: string;
   other: string;
+  /** Prompt tokens read from the provider's cache (included in prompt_tokens); 0 for other log types. */
+  cache_tokens: ColumnType<number, number | undefined, number>;
 }
 
 export interface OptionsTable {
@@ -208,6 +210,9 @@ export interface QuotaDataTable {
   token_used: number;
   count: number;
   quota: number;
+  /** Prompt tokens (cache reads included) and the cache reads among them: the hit rate's two sums. */
+  prompt_tokens: ColumnType<number, number | undefined, number>;
+  cache_tokens: ColumnType<number, number | undefined, number>;
 }
 
 export interface TopUpsTable {

@@ -151,6 +151,9 @@ describe.each(targets.map((t, i) => [t, i] as const))('import into %s', (databas
     const log = await k.selectFrom('logs').selectAll().where('id', '=', 7).executeTakeFirstOrThrow();
     expect(log).toMatchObject({ quota: 7, token_id: 1, group: 'vip', is_stream: 0, use_time: 2, other: '{"model_ratio":0.5,"group_ratio":2,"frt":120}' });
     expect((await k.selectFrom('logs').select('other').where('id', '=', 9).executeTakeFirstOrThrow()).other).toBe('');
+    // The cache reads the source kept in `other` become the column the hit rate is summed from.
+    const cacheReads = await k.selectFrom('logs').select(['id', 'cache_tokens']).where('id', 'in', [4, 7]).orderBy('id').execute();
+    expect(cacheReads).toEqual([{ id: 4, cache_tokens: 4 }, { id: 7, cache_tokens: 0 }]);
 
     const topUps = await k.selectFrom('top_ups').selectAll().orderBy('id').execute();
     expect(topUps.map((t) => [t.trade_no, t.quota, t.status])).toEqual([['T-1', 5_000_000, 'success'], ['imported-2', 2_500_000, 'pending'], ['imported-3', 500_000, 'pending']]);

@@ -407,7 +407,15 @@ function settle(ctx: AppContext, input: RelayInput, o: Outcome): void {
   const firstByte = o.delivery.firstTokenAt ? (o.delivery.firstTokenAt - o.startedAt) / 1000 : -1;
   ctx.metrics.relay.answered(call.model, o.channel.id, input.ex.res.statusCode, (now - o.startedAt) / 1000, firstByte, cost);
   if (o.reservation.amount > 0) ctx.relay.quotaGate.release(o.reservation.userId);
-  ctx.usage.record({ userId: caller.user.id, username: caller.user.username, modelName: call.model, tokens: usage.promptTokens + usage.completionTokens, quota: cost });
+  ctx.usage.record({
+    userId: caller.user.id,
+    username: caller.user.username,
+    modelName: call.model,
+    tokens: usage.promptTokens + usage.completionTokens,
+    quota: cost,
+    promptTokens: usage.promptTokens,
+    cacheTokens: usage.cachedTokens,
+  });
   noteCharge(ctx, input, cost - o.estimate);
 }
 
@@ -449,5 +457,6 @@ function consumeLog(input: RelayInput, o: Outcome, cost: number, nothing: boolea
     group: caller.group,
     ip: ex.ip,
     other: `${other}}`,
+    cache_tokens: usage.cachedTokens,
   };
 }

@@ -59,6 +59,35 @@ describe.each(testDatabases(['sqlite']))('cache writes by lifetime on $name', (d
     expect(other).toMatchObject({ cache_tokens: 500, cache_creation_tokens: 3000, cache_creation_ratio: 1.25, cache_creation_tokens_1h: 2000, cache_creation_ratio_1h: 2 });
   });
 
+  it('counts the reads where the hit rate is summed: the log’s column, the log stat and the dashboard roll-up', async () => {
+    const hour = Math.floor(Date.now() / 1000);
+    const window = `start_timestamp=${hour - 3600}&end_timestamp=${hour + 3600}`;
+    const sums = async () => {
+      await r.f.flush();
+      await r.f.t.app.ctx.jobs.runNow('usage-flush');
+      const stat = await r.f.t.call(r.f.root, { method: 'GET', url: `/api/log/stat?type=2&model_name=${M.claude}&${window}` });
+      const data = await r.f.t.call(r.f.root, { method: 'GET', url: `/api/data/?${window}` });
+      const rows = (data.json() as { data: Array<{ model_name: string; prompt_tokens: number; cache_tokens: number }> }).data.filter((d) => d.model_name === M.claude);
+      const { prompt_tokens, cache_tokens } = (stat.json() as { data: { prompt_tokens: number; cache_tokens: number } }).data;
+      return {
+        stat: { prompt_tokens, cache_tokens },
+        dashboard: { prompt_tokens: rows.reduce((n, d) => n + d.prompt_tokens, 0), cache_tokens: rows.reduce((n, d) => n + d.cache_tokens, 0) },
+      };
+    };
+    const before = await sums();
+    r.claude.next.push({ sse: claudeStream() });
+    // The converted path too: an OpenAI client's call counts its reads the same.
+    r.claude.next.push({ json: claudeAnswer([{ type: 'text', text: 'Done.' }], { usage: USAGE }) });
+    const { log } = await bill.expectCharge(M.claude, TOKENS, COST, () => claude().messages.stream(ask).finalMessage());
+    expect(log.cache_tokens).toBe(500);
+    const converted = await bill.expectCharge(M.claude, TOKENS, COST, () => openai().chat.completions.create({ model: M.claude, messages: ask.messages }));
+    expect(converted.log.cache_tokens).toBe(500);
+    const after = await sums();
+    const added = { prompt_tokens: 2 * TOKENS.prompt, cache_tokens: 2 * 500 };
+    expect(after.stat).toEqual({ prompt_tokens: before.stat.prompt_tokens + added.prompt_tokens, cache_tokens: before.stat.cache_tokens + added.cache_tokens });
+    expect(after.dashboard).toEqual({ prompt_tokens: before.dashboard.prompt_tokens + added.prompt_tokens, cache_tokens: before.dashboard.cache_tokens + added.cache_tokens });
+  });
+
   it('bills the same when the lifetimes come in a passed-through stream', async () => {
     r.claude.next.push({ sse: claudeStream() });
     await bill.expectCharge(M.claude, TOKENS, COST, () => claude().messages.stream(ask).finalMessage());

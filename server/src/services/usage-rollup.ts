@@ -11,6 +11,9 @@ export interface UsageEntry {
   /** Prompt plus completion tokens. */
   tokens: number;
   quota: number;
+  /** Prompt tokens (cache reads included) and the cache reads among them; 0 when not counted (tasks). */
+  promptTokens?: number;
+  cacheTokens?: number;
   /** Unix seconds of the call; now when omitted. */
   at?: number;
 }
@@ -53,6 +56,8 @@ export class UsageRollup {
       cell.count += 1;
       cell.tokenUsed += entry.tokens;
       cell.quota += entry.quota;
+      cell.promptTokens += entry.promptTokens ?? 0;
+      cell.cacheTokens += entry.cacheTokens ?? 0;
       cell.username = entry.username;
       return;
     }
@@ -64,6 +69,8 @@ export class UsageRollup {
       count: 1,
       tokenUsed: entry.tokens,
       quota: entry.quota,
+      promptTokens: entry.promptTokens ?? 0,
+      cacheTokens: entry.cacheTokens ?? 0,
     });
   }
 
@@ -92,6 +99,8 @@ export class UsageRollup {
         newer.count += cell.count;
         newer.tokenUsed += cell.tokenUsed;
         newer.quota += cell.quota;
+        newer.promptTokens += cell.promptTokens;
+        newer.cacheTokens += cell.cacheTokens;
       } else {
         this.cells.set(key, cell);
       }

@@ -196,7 +196,10 @@ export async function logStat(db: Db, filter: Partial<LogFilter>, now: number = 
   const consume = { ...filter, type: LOG_TYPE.CONSUME };
   const time = timeOf(consume);
   const drive = await drivingColumn(db, consume, time);
-  const q = await filtered(db.selectFrom('logs').select((eb) => eb.fn.sum<number>('quota').as('quota')), consume, time, drive).executeTakeFirst();
+  const sums = db
+    .selectFrom('logs')
+    .select((eb) => [eb.fn.sum<number>('quota').as('quota'), eb.fn.sum<number>('prompt_tokens').as('prompt_tokens'), eb.fn.sum<number>('cache_tokens').as('cache_tokens')]);
+  const q = await filtered(sums, consume, time, drive).executeTakeFirst();
   const lastMinute = { start: now - 60 };
   const recentDrive = await drivingColumn(db, consume, lastMinute);
   const recent = await filtered(
@@ -207,7 +210,13 @@ export async function logStat(db: Db, filter: Partial<LogFilter>, now: number = 
     lastMinute,
     recentDrive,
   ).executeTakeFirst();
-  return { quota: Number(q?.quota ?? 0), rpm: Number(recent?.rpm ?? 0), tpm: Number(recent?.tpm ?? 0) };
+  return {
+    quota: Number(q?.quota ?? 0),
+    rpm: Number(recent?.rpm ?? 0),
+    tpm: Number(recent?.tpm ?? 0),
+    prompt_tokens: Number(q?.prompt_tokens ?? 0),
+    cache_tokens: Number(q?.cache_tokens ?? 0),
+  };
 }
 
 /** Deletes every log older than the timestamp, in batches; returns the count. */

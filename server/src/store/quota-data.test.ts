@@ -40,12 +40,15 @@ describe.each(testDatabases())('quota_data on $name', (database) => {
     count,
     tokenUsed,
     quota,
+    // Every token a prompt token, one cache read per call: the hit rate's sums are told apart from the rest.
+    promptTokens: tokenUsed,
+    cacheTokens: count,
   });
 
   async function rowsOf(userId: number) {
     return db.kysely
       .selectFrom('quota_data')
-      .select(['model_name', 'created_at', 'count', 'token_used', 'quota', 'username'])
+      .select(['model_name', 'created_at', 'count', 'token_used', 'quota', 'username', 'prompt_tokens', 'cache_tokens'])
       .where('user_id', '=', userId)
       .orderBy('created_at')
       .orderBy('model_name')
@@ -57,10 +60,19 @@ describe.each(testDatabases())('quota_data on $name', (database) => {
     await addQuotaData(db.kysely, db.dialect, [delta(u, 'gpt-4o', BASE, 2, 100, 1000), delta(u, 'claude-3', BASE, 1, 10, 50)]);
     await addQuotaData(db.kysely, db.dialect, [delta(u, 'gpt-4o', BASE, 3, 30, 300), delta(u, 'gpt-4o', BASE + H, 1, 5, 7)]);
     const rows = await rowsOf(u.id);
-    expect(rows.map((r) => ({ ...r, created_at: Number(r.created_at), count: Number(r.count), token_used: Number(r.token_used), quota: Number(r.quota) }))).toEqual([
-      { model_name: 'claude-3', created_at: BASE, count: 1, token_used: 10, quota: 50, username: u.name },
-      { model_name: 'gpt-4o', created_at: BASE, count: 5, token_used: 130, quota: 1300, username: u.name },
-      { model_name: 'gpt-4o', created_at: BASE + H, count: 1, token_used: 5, quota: 7, username: u.name },
+    const numbers = (r: (typeof rows)[number]) => ({
+      ...r,
+      created_at: Number(r.created_at),
+      count: Number(r.count),
+      token_used: Number(r.token_used),
+      quota: Number(r.quota),
+      prompt_tokens: Number(r.prompt_tokens),
+      cache_tokens: Number(r.cache_tokens),
+    });
+    expect(rows.map(numbers)).toEqual([
+      { model_name: 'claude-3', created_at: BASE, count: 1, token_used: 10, quota: 50, username: u.name, prompt_tokens: 10, cache_tokens: 1 },
+      { model_name: 'gpt-4o', created_at: BASE, count: 5, token_used: 130, quota: 1300, username: u.name, prompt_tokens: 130, cache_tokens: 5 },
+      { model_name: 'gpt-4o', created_at: BASE + H, count: 1, token_used: 5, quota: 7, username: u.name, prompt_tokens: 5, cache_tokens: 1 },
     ]);
   });
 
@@ -120,9 +132,9 @@ describe.each(testDatabases())('quota_data on $name', (database) => {
     it('sums every user per model and hour, oldest first', async () => {
       const rows = await quotaDataSeries(db.kysely, { start: T, end: T + 2 * H });
       expect(rows).toEqual([
-        { user_id: 0, username: '', model_name: 'gpt-4o', created_at: T, count: 5, token_used: 50, quota: 500 },
-        { user_id: 0, username: '', model_name: 'claude-3', created_at: T + H, count: 4, token_used: 40, quota: 400 },
-        { user_id: 0, username: '', model_name: 'gpt-4o', created_at: T + H, count: 1, token_used: 10, quota: 100 },
+        { user_id: 0, username: '', model_name: 'gpt-4o', created_at: T, count: 5, token_used: 50, quota: 500, prompt_tokens: 50, cache_tokens: 5 },
+        { user_id: 0, username: '', model_name: 'claude-3', created_at: T + H, count: 4, token_used: 40, quota: 400, prompt_tokens: 40, cache_tokens: 4 },
+        { user_id: 0, username: '', model_name: 'gpt-4o', created_at: T + H, count: 1, token_used: 10, quota: 100, prompt_tokens: 10, cache_tokens: 1 },
       ]);
     });
 

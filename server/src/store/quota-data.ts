@@ -27,6 +27,9 @@ export interface QuotaDataDelta {
   count: number;
   tokenUsed: number;
   quota: number;
+  /** Prompt tokens (cache reads included) and the cache reads among them. */
+  promptTokens: number;
+  cacheTokens: number;
 }
 
 const ROWS_PER_STATEMENT = 100;
@@ -42,6 +45,8 @@ function byKey(a: QuotaDataDelta, b: QuotaDataDelta): number {
   return a.userId - b.userId || a.createdAt - b.createdAt || (a.modelName < b.modelName ? -1 : a.modelName > b.modelName ? 1 : 0);
 }
 
+type AddedColumn = 'count' | 'token_used' | 'quota' | 'prompt_tokens' | 'cache_tokens';
+
 async function upsert(db: Db, dialect: Dialect, rows: QuotaDataDelta[]): Promise<void> {
   const values = rows.map((r) => ({
     user_id: r.userId,
@@ -51,15 +56,19 @@ async function upsert(db: Db, dialect: Dialect, rows: QuotaDataDelta[]): Promise
     count: r.count,
     token_used: r.tokenUsed,
     quota: r.quota,
+    prompt_tokens: r.promptTokens,
+    cache_tokens: r.cacheTokens,
   }));
   const insert = db.insertInto('quota_data').values(values);
   if (dialect === 'mysql') {
-    const added = (column: 'count' | 'token_used' | 'quota') => sql<number>`${sql.ref(column)} + values(${sql.ref(column)})`;
+    const added = (column: AddedColumn) => sql<number>`${sql.ref(column)} + values(${sql.ref(column)})`;
     await insert
       .onDuplicateKeyUpdate({
         count: added('count'),
         token_used: added('token_used'),
         quota: added('quota'),
+        prompt_tokens: added('prompt_tokens'),
+        cache_tokens: added('cache_tokens'),
         username: sql<string>`values(${sql.ref('username')})`,
       })
       .execute();
@@ -71,6 +80,8 @@ async function upsert(db: Db, dialect: Dialect, rows: QuotaDataDelta[]): Promise
         count: eb('quota_data.count', '+', eb.ref('excluded.count')),
         token_used: eb('quota_data.token_used', '+', eb.ref('excluded.token_used')),
         quota: eb('quota_data.quota', '+', eb.ref('excluded.quota')),
+        prompt_tokens: eb('quota_data.prompt_tokens', '+', eb.ref('excluded.prompt_tokens')),
+        cache_tokens: eb('quota_data.cache_tokens', '+', eb.ref('excluded.cache_tokens')),
         username: eb.ref('excluded.username'),
       })),
     )
@@ -120,6 +131,8 @@ export async function quotaDataSeries(db: Db, filter: QuotaDataFilter): Promise<
       eb.fn.sum<number>('count').as('count'),
       eb.fn.sum<number>('token_used').as('token_used'),
       eb.fn.sum<number>('quota').as('quota'),
+      eb.fn.sum<number>('prompt_tokens').as('prompt_tokens'),
+      eb.fn.sum<number>('cache_tokens').as('cache_tokens'),
     ])
     .where('created_at', '>=', hourOf(filter.start))
     .where('created_at', '<=', filter.end);
@@ -142,5 +155,7 @@ export async function quotaDataSeries(db: Db, filter: QuotaDataFilter): Promise<
     count: Number(r.count),
     token_used: Number(r.token_used),
     quota: Number(r.quota),
+    prompt_tokens: Number(r.prompt_tokens),
+    cache_tokens: Number(r.cache_tokens),
   }));
 }

@@ -33,7 +33,11 @@ export const LOG_COLUMNS = [
   'group',
   'ip',
   'other',
+  'cache_tokens',
 ] as const satisfies ReadonlyArray<keyof NewLog>;
+
+/** A column a log may leave out (its default, 0, is written): logs other than the relay's have no cache reads. */
+const present = (row: Record<string, unknown>, column: (typeof LOG_COLUMNS)[number]): boolean => row[column] !== undefined || column === 'cache_tokens';
 
 /** Rows per insert statement: logs go in as many of the largest as fit, then the smaller ones. */
 const INSERT_SIZES = [100, 10, 1] as const;
@@ -141,7 +145,7 @@ export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges, 
   if (db.inTransaction) return null;
   const rows = changes.logs as Array<Record<string, unknown>>;
   for (const row of rows) {
-    for (const column of LOG_COLUMNS) if (row[column] === undefined) return null;
+    for (const column of LOG_COLUMNS) if (!present(row, column)) return null;
   }
   const s = statementsOf(db);
   const insertOne = s.insertLogs(1);
@@ -150,7 +154,7 @@ export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges, 
     settleBalances(s, changes, batchId);
     for (const row of rows) {
       try {
-        db.transaction(() => insertOne.run(LOG_COLUMNS.map((column) => row[column])))();
+        db.transaction(() => insertOne.run(LOG_COLUMNS.map((column) => row[column] ?? 0)))();
       } catch (err) {
         if (databaseCannotWrite(err)) throw err;
         refused.push(row as NewLog);
@@ -167,7 +171,7 @@ export function settleSyncIsolated(db: SqliteDatabase, changes: BalanceChanges, 
 export function settleSync(db: SqliteDatabase, changes: BalanceChanges, batchId?: string): boolean {
   if (db.inTransaction) return false;
   for (const row of changes.logs as Array<Record<string, unknown>>) {
-    for (const column of LOG_COLUMNS) if (row[column] === undefined) return false;
+    for (const column of LOG_COLUMNS) if (!present(row, column)) return false;
   }
   const s = statementsOf(db);
   db.transaction(() => {
@@ -182,7 +186,7 @@ export function settleSync(db: SqliteDatabase, changes: BalanceChanges, batchId?
         let p = 0;
         for (let r = at; r < at + size; r++) {
           const row = logs[r] as Record<string, unknown>;
-          for (const column of LOG_COLUMNS) params[p++] = row[column];
+          for (const column of LOG_COLUMNS) params[p++] = row[column] ?? 0;
         }
         stmt.run(params);
       }

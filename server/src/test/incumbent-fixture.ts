@@ -196,7 +196,7 @@ async function fillNewApi(db: AnyDb, d: Dialect, opts: FixtureOptions): Promise<
     id: i, user_id: 3, created_at: NOW - 100_000 + i, type: i % 10 === 0 ? 1 : 2, content: i % 10 === 0 ? 'top-up' : '', username: 'bob',
     token_name: 'token-1', model_name: 'gpt-4o-mini', quota: i, prompt_tokens: 10, completion_tokens: 5, use_time: 2,
     is_stream: bool(d, i % 2 === 0), channel_id: 1, channel_name: '', token_id: 1, group: 'vip',
-    other: i % 3 === 0 ? '' : '{"model_ratio":0.5,"group_ratio":2,"frt":120}',
+    other: i % 3 === 0 ? '' : i % 5 === 4 ? '{"model_ratio":0.5,"group_ratio":2,"frt":120,"cache_tokens":4}' : '{"model_ratio":0.5,"group_ratio":2,"frt":120}',
   }));
   await db.insertInto('top_ups').values([
     { id: 1, user_id: 3, amount: 10, money: 73, trade_no: 'T-1', create_time: NOW - 500, status: 'success' },

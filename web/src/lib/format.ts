@@ -21,3 +21,12 @@ export const nowSeconds = (): number => Math.floor(Date.now() / 1000);
 export function formatSeconds(ms: number): string {
   return `${(ms / 1000).toFixed(1)} s`;
 }
+
+/**
+ * The cache hit rate: cache reads over prompt tokens (which include them), as a percent with one decimal; '-' when
+ * nothing was prompted. docs/decisions.md ("Prompt tokens and the cache hit rate") says what each sum holds.
+ */
+export function formatCacheHitRate(cacheTokens: number, promptTokens: number): string {
+  if (!(promptTokens > 0)) return '-';
+  return `${((Math.min(cacheTokens, promptTokens) / promptTokens) * 100).toFixed(1)}%`;
+}

@@ -39,7 +39,20 @@ export function logsImport(): TableImport<'logs'> {
         group: clip(text(row.group), 64),
         ip: clip(text(row.ip), 64),
         other,
+        cache_tokens: cacheTokensOf(other),
       };
     },
   };
+}
+
+/** The cache reads the established gateway keeps in a consume log's `other` (`cache_tokens`), else 0. */
+function cacheTokensOf(other: string): number {
+  if (!other.includes('"cache_tokens"')) return 0;
+  try {
+    const parsed = JSON.parse(other) as { cache_tokens?: unknown };
+    const n = parsed.cache_tokens;
+    return typeof n === 'number' && Number.isSafeInteger(n) && n > 0 ? n : 0;
+  } catch {
+    return 0;
+  }
 }

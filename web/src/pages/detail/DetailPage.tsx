@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { Card, Col, Empty, Form, Result, Row, Select, Spin, Statistic, Typography } from 'antd';
+import { Card, Col, Empty, Form, Result, Row, Select, Spin, Statistic, Table, Typography } from 'antd';
 import dayjs, { type Dayjs } from 'dayjs';
 import { formatQuota, isAdmin } from '@switchyard/shared';
 import { useAuth } from '../../app/auth';
@@ -8,7 +8,7 @@ import { Chart } from '../../components/Chart';
 import { SearchButton, TextFilter, TimeRangeFilter } from '../../components/ListFilters';
 import { t } from '../../lib/i18n';
 import { notify } from '../../lib/notify';
-import { nowSeconds } from '../../lib/format';
+import { formatCacheHitRate, nowSeconds } from '../../lib/format';
 import {
   aggregate,
   averagePerMinute,
@@ -16,6 +16,7 @@ import {
   parseGranularity,
   SELF_MAX_SPAN_SECONDS,
   type Granularity,
+  type ModelUsage,
   type TimeRange,
 } from './aggregate';
 import { callsByModel, modelShare, quotaOverTime } from './charts';
@@ -128,8 +129,9 @@ function Dashboard({ defaultGranularity }: { defaultGranularity: Granularity }) 
           { title: t('统计Tokens'), value: dashboard.totals.tokens },
           { title: t('平均RPM'), value: rpm.toFixed(3) },
           { title: t('平均TPM'), value: tpm.toFixed(3) },
+          { title: t('缓存命中率'), value: formatCacheHitRate(dashboard.totals.cacheTokens, dashboard.totals.promptTokens) },
         ].map((s) => (
-          <Col key={s.title} xs={12} md={8} xl={{ flex: '20%' }}>
+          <Col key={s.title} xs={12} md={8} xl={4}>
             <Card size="small">
               <Statistic title={s.title} value={s.value} />
             </Card>
@@ -152,6 +154,29 @@ function Dashboard({ defaultGranularity }: { defaultGranularity: Granularity }) 
           </Card>
         </Col>
       </Row>
+      <Card title={t('各模型缓存命中率')} style={{ marginTop: 16 }}>
+        <Table<ModelUsage>
+          rowKey="model"
+          size="small"
+          pagination={false}
+          dataSource={dashboard.models}
+          locale={{ emptyText: noData }}
+          columns={cacheColumns()}
+        />
+      </Card>
     </Spin>
   );
 }
+
+/** Per model: what was prompted, what of it the provider's cache served, and the share (the hit rate). */
+const cacheColumns = () => [
+  { title: t('模型'), dataIndex: 'model' },
+  { title: t('提示 Tokens'), dataIndex: 'promptTokens', align: 'right' as const },
+  { title: t('缓存读取 Tokens'), dataIndex: 'cacheTokens', align: 'right' as const },
+  {
+    title: t('缓存命中率'),
+    key: 'rate',
+    align: 'right' as const,
+    render: (_: unknown, m: ModelUsage) => formatCacheHitRate(m.cacheTokens, m.promptTokens),
+  },
+];

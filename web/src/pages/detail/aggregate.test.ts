@@ -14,6 +14,9 @@ const row = (model: string, local: string, count: number, quota: number): QuotaD
   count,
   token_used: count * 10,
   quota,
+  // Eight of each call's ten tokens prompted, two of those read from the cache.
+  prompt_tokens: count * 8,
+  cache_tokens: count * 2,
 });
 
 describe('dashboard buckets', () => {
@@ -64,8 +67,8 @@ describe('aggregate', () => {
       [2, 0, 1, 0, 3],
       [5, 0, 0, 0, 0],
     ]);
-    expect(d.totals).toEqual({ quota: 650, count: 11, tokens: 110 });
-    expect(d.models[0]).toEqual({ model: 'gpt-4o', quota: 550, count: 6, tokens: 60 });
+    expect(d.totals).toEqual({ quota: 650, count: 11, tokens: 110, promptTokens: 88, cacheTokens: 22 });
+    expect(d.models[0]).toEqual({ model: 'gpt-4o', quota: 550, count: 6, tokens: 60, promptTokens: 48, cacheTokens: 12 });
   });
 
   it('folds hours into days and weeks', () => {
@@ -86,14 +89,14 @@ describe('aggregate', () => {
   it('has no models and zero totals without rows', () => {
     const d = aggregate([], 'day', { start: at('2024-05-16T00:00:00'), end: at('2024-05-17T00:00:00') });
     expect(d.models).toEqual([]);
-    expect(d.totals).toEqual({ quota: 0, count: 0, tokens: 0 });
+    expect(d.totals).toEqual({ quota: 0, count: 0, tokens: 0, promptTokens: 0, cacheTokens: 0 });
     expect(d.labels).toHaveLength(2);
   });
 
   it('averages calls and tokens per minute over the part of the range that has passed', () => {
     const range = { start: 0, end: 7200 };
-    expect(averagePerMinute({ quota: 0, count: 60, tokens: 600 }, range, 3600)).toEqual({ rpm: 1, tpm: 10 });
-    expect(averagePerMinute({ quota: 0, count: 60, tokens: 600 }, range, 0)).toEqual({ rpm: 0, tpm: 0 });
+    expect(averagePerMinute({ count: 60, tokens: 600 }, range, 3600)).toEqual({ rpm: 1, tpm: 10 });
+    expect(averagePerMinute({ count: 60, tokens: 600 }, range, 0)).toEqual({ rpm: 0, tpm: 0 });
   });
 });
 

@@ -70,6 +70,9 @@ export interface ModelUsage {
   quota: number;
   count: number;
   tokens: number;
+  /** Prompt tokens (cache reads included) and the cache reads among them. */
+  promptTokens: number;
+  cacheTokens: number;
 }
 
 export interface Dashboard {
@@ -81,7 +84,7 @@ export interface Dashboard {
   /** quota[m][b]: quota of models[m] in buckets[b]; count likewise. */
   quota: number[][];
   count: number[][];
-  totals: { quota: number; count: number; tokens: number };
+  totals: { quota: number; count: number; tokens: number; promptTokens: number; cacheTokens: number };
 }
 
 /**
@@ -92,19 +95,21 @@ export function aggregate(rows: readonly QuotaDataDto[], granularity: Granularit
   const perModel = new Map<string, ModelUsage>();
   const cells = new Map<string, Map<number, { quota: number; count: number }>>();
   const seen = new Set<number>();
-  const totals = { quota: 0, count: 0, tokens: 0 };
+  const totals = { quota: 0, count: 0, tokens: 0, promptTokens: 0, cacheTokens: 0 };
   for (const row of rows) {
     const bucket = bucketStart(row.created_at, granularity);
     seen.add(bucket);
     let usage = perModel.get(row.model_name);
     if (!usage) {
-      usage = { model: row.model_name, quota: 0, count: 0, tokens: 0 };
+      usage = { model: row.model_name, quota: 0, count: 0, tokens: 0, promptTokens: 0, cacheTokens: 0 };
       perModel.set(row.model_name, usage);
       cells.set(row.model_name, new Map());
     }
     usage.quota += row.quota;
     usage.count += row.count;
     usage.tokens += row.token_used;
+    usage.promptTokens += row.prompt_tokens;
+    usage.cacheTokens += row.cache_tokens;
     const byBucket = cells.get(row.model_name)!;
     const cell = byBucket.get(bucket) ?? { quota: 0, count: 0 };
     cell.quota += row.quota;
@@ -113,6 +118,8 @@ export function aggregate(rows: readonly QuotaDataDto[], granularity: Granularit
     totals.quota += row.quota;
     totals.count += row.count;
     totals.tokens += row.token_used;
+    totals.promptTokens += row.prompt_tokens;
+    totals.cacheTokens += row.cache_tokens;
   }
   let buckets = range ? bucketsBetween(range, granularity) : null;
   if (buckets === null) buckets = [...seen].sort((a, b) => a - b);
@@ -140,7 +147,7 @@ export function aggregate(rows: readonly QuotaDataDto[], granularity: Granularit
 }
 
 /** Calls and tokens per minute, averaged over the part of the range that has passed. */
-export function averagePerMinute(totals: Dashboard['totals'], range: TimeRange, nowSeconds: number): { rpm: number; tpm: number } {
+export function averagePerMinute(totals: Pick<Dashboard['totals'], 'count' | 'tokens'>, range: TimeRange, nowSeconds: number): { rpm: number; tpm: number } {
   const minutes = (Math.min(range.end, nowSeconds) - range.start) / 60;
   if (!(minutes > 0)) return { rpm: 0, tpm: 0 };
   return { rpm: totals.count / minutes, tpm: totals.tokens / minutes };

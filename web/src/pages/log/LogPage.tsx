@@ -7,6 +7,7 @@ import { useQuotaDisplay } from '../../app/status';
 import { SearchButton, TextFilter, TimeRangeFilter } from '../../components/ListFilters';
 import { PagedTable } from '../../components/PagedTable';
 import { useCopyText } from '../../components/useCopyText';
+import { formatCacheHitRate } from '../../lib/format';
 import { t } from '../../lib/i18n';
 import { logColumns, type LogRowActions } from './columns';
 import { LOG_TYPE_OPTIONS, defaultWindow, logQueryOf, type LogFilterValues } from './logView';
@@ -79,6 +80,9 @@ export default function LogPage() {
           </Tag>
           <Tag color="blue" style={{ padding: '4px 12px', fontSize: 14 }}>{`RPM: ${stat.data?.rpm ?? 0}`}</Tag>
           <Tag color="purple" style={{ padding: '4px 12px', fontSize: 14 }}>{`TPM: ${stat.data?.tpm ?? 0}`}</Tag>
+          <Tag color="cyan" style={{ padding: '4px 12px', fontSize: 14 }}>
+            {`${t('缓存命中率')}: ${formatCacheHitRate(stat.data?.cache_tokens ?? 0, stat.data?.prompt_tokens ?? 0)}`}
+          </Tag>
         </Space>
       </Spin>
       <Form

@@ -67,8 +67,8 @@ async function recordCspViolations(context: BrowserContext): Promise<void> {
 }
 
 /**
- * Every keyframe animation of the console's pages (antd's popups, drawers, modals and messages opening and closing)
- * runs for a millisecond: what a test waits for appears at once instead of after frames that are CPU-bound on a loaded
+ * Every keyframe animation left on the console's pages (with motion shown: antd's popups, drawers, modals and
+ * messages opening and closing) runs for a millisecond: what a test waits for appears at once instead of after frames that are CPU-bound on a loaded
  * machine, and the end events antd waits on still fire (a zero-length animation sends none). Infinite ones (spinners)
  * stop after one turn. Transitions are left alone: forcing a duration on every element would make every property
  * change of every element a transition (transition-property defaults to all), and a popup measured while its left
@@ -99,14 +99,24 @@ async function makeMotionInstant(context: BrowserContext): Promise<void> {
 /** How long one action or wait of a page may take (Playwright's own default is 30 s). */
 const ACTION_TIMEOUT_MS = 20_000;
 
+/**
+ * How the console moves in a test browser. `reduced`: the browser asks for reduced motion (as a reader can in their
+ * system settings), which the console honours by switching antd's motion off, so a popup, dialog or drawer opens and
+ * closes at once and nothing waits on an animation's end event: with motion on, an end event a loaded machine delivers
+ * before the component listens for it leaves a closed dialog on screen, catching every click. `shown`: the motion
+ * path, run instantly (INSTANT_MOTION); the shell suite keeps it covered.
+ */
+export type Motion = 'reduced' | 'shown';
+
 /** A fresh browser profile (empty storage and cookies) with clipboard access granted; a Chinese browser unless told. */
 export async function newPage(
   browser: Browser,
   baseURL: string,
   viewport = { width: 1280, height: 800 },
   locale = 'zh-CN',
+  motion: Motion = 'reduced',
 ): Promise<PageSession> {
-  const context = await browser.newContext({ baseURL, viewport, locale });
+  const context = await browser.newContext({ baseURL, viewport, locale, reducedMotion: motion === 'reduced' ? 'reduce' : 'no-preference' });
   // Under a test's 60 s: a step that never comes fails naming its locator, not as the test's timeout with no step named.
   context.setDefaultTimeout(ACTION_TIMEOUT_MS);
   await recordCspViolations(context);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { loginAs, newPage } from '../support/browser.js';
+import { loginAs, newPage, type Motion } from '../support/browser.js';
 import { useServerAndBrowser } from '../support/fixture.js';
 
 describe('the console shell', () => {
@@ -34,6 +34,33 @@ describe('the console shell', () => {
     await page.waitForURL(/\/token/);
     await page.getByText('登录成功！').first().waitFor();
     await page.getByRole('dialog', { name: /默认密码/ }).waitFor();
+    await context.close();
+  });
+
+  it.each<[Motion, boolean]>([
+    ['reduced', false],
+    ['shown', true],
+  ])('with the reader’s motion %s, opens and closes a dialog by an animation: %s', async (motion, animated) => {
+    const { page, context } = await newPage(env.browser(), env.server().baseUrl, undefined, undefined, motion);
+    // Every class a dialog is given on its way in and out, as it is given.
+    await context.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { dialogMotion: string[] }).dialogMotion = seen;
+      new MutationObserver((changes) => {
+        for (const c of changes) {
+          const el = c.target as Element;
+          if (el.classList.contains('ant-modal')) seen.push(el.className);
+        }
+      }).observe(document, { attributes: true, attributeFilter: ['class'], subtree: true });
+    });
+    await loginAs(page, 'root', '123456');
+    const dialog = page.getByRole('dialog', { name: /默认密码/ });
+    await dialog.waitFor();
+    await page.getByRole('button', { name: '我知道了' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const classes = await page.evaluate(() => (window as unknown as { dialogMotion: string[] }).dialogMotion);
+    // The active step is the one that runs the animation and waits for its end; without motion there is none.
+    expect(classes.some((c) => /ant-zoom-(appear|leave)-active/.test(c)), classes.join(' | ')).toBe(animated);
     await context.close();
   });
 

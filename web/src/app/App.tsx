@@ -7,6 +7,7 @@ import { ThemeModeProvider, useThemeMode } from './ThemeContext';
 import { NotifierBridge } from './NotifierBridge';
 import { AppRoutes } from './routes';
 import { ANTD_LOCALE, LanguageBoundary, useLanguage } from './language';
+import { useMediaQuery } from './useMediaQuery';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -18,12 +19,14 @@ const queryClient = new QueryClient({
 function ThemedApp() {
   const { mode } = useThemeMode();
   const { language } = useLanguage();
+  // A reader who asked their system for less motion gets none: popups, dialogs and drawers open and close at once.
+  const reducedMotion = useMediaQuery('(prefers-reduced-motion: reduce)');
   return (
     <ConfigProvider
       locale={ANTD_LOCALE[language]}
       // No space between two Chinese characters on buttons: '登录' stays '登录' for readers and tests.
       button={{ autoInsertSpace: false }}
-      theme={{ algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm }}
+      theme={{ algorithm: mode === 'dark' ? theme.darkAlgorithm : theme.defaultAlgorithm, token: { motion: !reducedMotion } }}
     >
       <AntApp>
         <NotifierBridge />

@@ -133,7 +133,7 @@ describe.each(testDatabases())('the established admin API on $name', (database) 
     }
   });
 
-  it('pages logs as {items, total, page, page_size} and answers stat with quota, rpm and tpm', async () => {
+  it('pages logs as {items, total, page, page_size} and answers stat with quota, rpm and tpm (and the hit rate\'s sums)', async () => {
     const page = (await call<LogPage>('GET', '/api/log/?p=1&page_size=10&type=2&username=alice&token_name=&model_name=&start_timestamp=0&end_timestamp=0&channel=0')).data;
     expect(page).toMatchObject({ total: 2, page: 1, page_size: 10 });
     for (const item of page.items) expect(keysOf(item)).toEqual(expect.arrayContaining(LOG_FIELDS));
@@ -142,9 +142,9 @@ describe.each(testDatabases())('the established admin API on $name', (database) 
     expect(own.items.every((l) => !l.other.includes('admin_info') && l.channel === 0)).toBe(true);
 
     const stat = (await call<Record<string, unknown>>('GET', '/api/log/stat?type=2&username=alice')).data;
-    expect(stat).toEqual({ quota: 600, rpm: 2, tpm: 60 });
+    expect(stat).toEqual({ quota: 600, rpm: 2, tpm: 60, prompt_tokens: 40, cache_tokens: 0 });
     const selfStat = (await call<Record<string, unknown>>('GET', '/api/log/self/stat?type=2', undefined, alice)).data;
-    expect(selfStat).toEqual({ quota: 600, rpm: 2, tpm: 60 });
+    expect(selfStat).toEqual({ quota: 600, rpm: 2, tpm: 60, prompt_tokens: 40, cache_tokens: 0 });
   });
 
   it('searches logs by keyword (type number or start of content) as a list', async () => {

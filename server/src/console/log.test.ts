@@ -41,6 +41,7 @@ describe.each(testDatabases())('logs API on $name', (database) => {
     quota: 100,
     promptTokens: 10,
     completionTokens: 5,
+    cacheTokens: 4,
     useTime: 2,
     isStream: true,
     channelId,
@@ -67,7 +68,7 @@ describe.each(testDatabases())('logs API on $name', (database) => {
     ]);
     await t.app.ctx.routing.load();
     await recordConsumeLog(db, consume({}));
-    await recordConsumeLog(db, consume({ modelName: 'o3', quota: 300, promptTokens: 100, completionTokens: 50, createdAt: now - 30 }));
+    await recordConsumeLog(db, consume({ modelName: 'o3', quota: 300, promptTokens: 100, completionTokens: 50, cacheTokens: 60, createdAt: now - 30 }));
     await recordConsumeLog(db, consume({ quota: 1000, createdAt: now - 3600, group: 'vip' }));
     await recordConsumeLog(db, consume({ userId: bob.userId, username: 'bob', tokenName: 'tok-b', quota: 7, channelId: 0 }));
     await recordLog(db, { userId: alice.userId, type: 1, content: '充值', quota: 5000 });
@@ -157,17 +158,17 @@ describe.each(testDatabases())('logs API on $name', (database) => {
     expect((await call(root, 'GET', '/api/log/?type=2')).data.total).toBe(4);
   });
 
-  it('sums quota in the range and counts rpm/tpm over the last minute', async () => {
+  it('sums quota, prompt tokens and cache reads in the range and counts rpm/tpm over the last minute', async () => {
     const all = await call<LogStat>(root, 'GET', '/api/log/stat?type=2');
-    expect(all.data).toEqual({ quota: 100 + 300 + 1000 + 7, rpm: 3, tpm: 15 + 150 + 15 });
+    expect(all.data).toEqual({ quota: 100 + 300 + 1000 + 7, rpm: 3, tpm: 15 + 150 + 15, prompt_tokens: 10 + 100 + 10 + 10, cache_tokens: 4 + 60 + 4 + 4 });
     const alices = await call<LogStat>(root, 'GET', `/api/log/stat?username=alice&start_timestamp=${now - 60}`);
-    expect(alices.data).toEqual({ quota: 400, rpm: 2, tpm: 165 });
+    expect(alices.data).toEqual({ quota: 400, rpm: 2, tpm: 165, prompt_tokens: 110, cache_tokens: 64 });
     const combined = await call<LogStat>(root, 'GET', `/api/log/stat?username=alice&model_name=gpt-4o&channel=${channelId}`);
-    expect(combined.data).toEqual({ quota: 1100, rpm: 1, tpm: 15 });
+    expect(combined.data).toEqual({ quota: 1100, rpm: 1, tpm: 15, prompt_tokens: 20, cache_tokens: 8 });
     const self = await call<LogStat>(alice, 'GET', '/api/log/self/stat');
-    expect(self.data).toEqual({ quota: 1400, rpm: 2, tpm: 165 });
+    expect(self.data).toEqual({ quota: 1400, rpm: 2, tpm: 165, prompt_tokens: 120, cache_tokens: 68 });
     const bobs = await call<LogStat>(bob, 'GET', '/api/log/self/stat?model_name=gpt-4o');
-    expect(bobs.data).toEqual({ quota: 7, rpm: 1, tpm: 15 });
+    expect(bobs.data).toEqual({ quota: 7, rpm: 1, tpm: 15, prompt_tokens: 10, cache_tokens: 4 });
     const bobTried = await call<LogStat>(bob, 'GET', '/api/log/self/stat?username=alice');
     expect(bobTried.data.quota).toBe(7);
   });

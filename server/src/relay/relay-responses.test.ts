@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import http from 'node:http';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
@@ -417,6 +418,37 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
       });
       expect(raw.status).toBe(400);
       expect(await raw.json()).toMatchObject({ error: { type: 'invalid_request_error', message: expect.any(String) } });
+    });
+  });
+
+  describe('the WebSocket transport', () => {
+    /** A GET of /v1/responses as a WebSocket client opens it (fetch may not send Upgrade). */
+    const handshake = (headers: Record<string, string>) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const req = http.get(`${f.baseUrl}/v1/responses`, { headers: { 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', ...headers } });
+        req.on('response', (res) => {
+          let body = '';
+          res.on('data', (d: Buffer) => (body += d.toString()));
+          res.on('end', () => resolve({ status: res.statusCode!, body }));
+        });
+        req.on('upgrade', () => reject(new Error('upgraded')));
+        req.on('error', reject);
+      });
+    const upgrade = { connection: 'Upgrade', upgrade: 'websocket', 'openai-beta': 'responses_websockets=2026-02-06' };
+
+    it('answers an upgrade with 426 in OpenAI’s format, which sends Codex to HTTP at once', async () => {
+      const { key } = await f.token();
+      const res = await handshake({ ...upgrade, authorization: `Bearer ${key}` });
+      expect(res.status).toBe(426);
+      expect(JSON.parse(res.body)).toMatchObject({ error: { code: 'websocket_not_supported', type: 'invalid_request_error', message: expect.stringContaining('POST /v1/responses') } });
+    });
+
+    it('checks the key first, and answers a GET without an upgrade as any unknown path', async () => {
+      expect((await handshake({ ...upgrade, authorization: 'Bearer sk-not-a-key' })).status).toBe(401);
+      const { key } = await f.token();
+      const plain = await handshake({ authorization: `Bearer ${key}` });
+      expect(plain.status).toBe(404);
+      expect(JSON.parse(plain.body)).toMatchObject({ error: { code: 'invalid_url' } });
     });
   });
 });

@@ -74,6 +74,8 @@ export interface ConsumeLogInput {
   quota: number;
   promptTokens: number;
   completionTokens: number;
+  /** The prompt tokens the provider's cache served (included in promptTokens); 0 when not given. */
+  cacheTokens?: number;
   /** Seconds. */
   useTime: number;
   isStream: boolean;
@@ -107,6 +109,7 @@ export function consumeLogRow(entry: ConsumeLogInput): NewLog {
     group: entry.group,
     ip: entry.ip ?? '',
     other: typeof entry.other === 'string' ? entry.other : JSON.stringify(entry.other ?? {}),
+    cache_tokens: entry.cacheTokens ?? 0,
   };
 }
 

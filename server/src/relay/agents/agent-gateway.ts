@@ -114,6 +114,7 @@ export async function expectToolRoundTrip(
   run: () => Promise<AgentRun>,
 ): Promise<string[]> {
   const before = gw.upstreams[upstream].requests.length;
+  const earlierLogs = (await gw.logsOf(model, 0)).length;
   const { code, output } = await run();
   expect(output).toContain(ANSWER);
   expect(code, output).toBe(0);
@@ -121,7 +122,7 @@ export async function expectToolRoundTrip(
   const conversation = calls.map((c) => c.body.toString('utf8')).filter((body) => body.includes(PROMPT));
   expect(conversation.length).toBeGreaterThanOrEqual(2);
   expect(carriesFileText[wire](conversation.at(-1)!)).toBe(true);
-  const logs = await gw.logsOf(model, calls.length);
+  const logs = (await gw.logsOf(model, earlierLogs + calls.length)).slice(earlierLogs);
   expect(logs).toHaveLength(calls.length);
   const [callCost, answerCost] = TURN_COSTS;
   const owed = calls.map((c) => (carriesFileText[wire](c.body.toString('utf8')) ? answerCost : callCost));

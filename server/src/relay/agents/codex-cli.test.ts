@@ -60,6 +60,22 @@ describeWithServices(['codex-cli'], 'the Codex CLI through the gateway', () => {
     expect(turns[0]).toContain('exec_command');
   });
 
+  it('with its built-in OpenAI provider pointed at the gateway, goes from WebSocket to HTTP at once and runs the round trip', { timeout: 120_000 }, async () => {
+    // The set-up many gateway users have: openai_base_url, no provider entry. Codex then first asks to upgrade
+    // GET /v1/responses to its WebSocket mode; the gateway's 426 sends it to HTTP without a retry.
+    const started = Date.now();
+    const { output } = await withScratchHome('codex-home-', async (home) => {
+      writeFileSync(path.join(home, 'config.toml'), [`model = "${GPT}"`, `openai_base_url = "${gw.server.url}/v1"`, ''].join('\n'));
+      const args = ['exec', '--skip-git-repo-check', '-s', 'read-only', PROMPT];
+      let run: Awaited<ReturnType<typeof runAgent>> | undefined;
+      await expectToolRoundTrip(gw, 0, GPT, 'responses', async () => (run = await runAgent(agentCli('codex')!, args, work, { HOME: home, CODEX_HOME: home, CODEX_API_KEY: gw.key })));
+      return run!;
+    });
+    expect(output).not.toMatch(/Reconnecting|Falling back/);
+    // A 404 instead costs five retries with backoff, about 6.5 s.
+    expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
   it('hands its turn to an OpenAI channel as sent, with the hints and identity Codex relies on', { timeout: 120_000 }, async () => {
     const before = gw.upstreams[0].requests.length;
     await codexExec(GPT);

@@ -7,6 +7,7 @@ import { parseResponsesCall } from '../formats/responses/call.js';
 import { STATE, keeperLimitsMB, type Found } from '../formats/responses/store.js';
 import { beginTurn } from '../formats/responses/turn.js';
 import { relayCall } from '../pipeline.js';
+import { unmatchedPathError } from './edge-errors.js';
 import { guarded, type RelayEndpoint } from './endpoint.js';
 
 /*
@@ -96,6 +97,17 @@ export const responsesRoutes: FastifyPluginAsync = async (app) => {
     return { id, object: 'response', deleted: true };
   });
 
+  // A client of the Responses WebSocket mode (Codex with its built-in OpenAI provider) first asks to upgrade this
+  // path; 426 sends it to HTTP at once, where a 404 has it try five more times with backoff (~6.5 s) before every
+  // session's first turn. Other GETs of the bare path stay the gateway's 404.
+  app.get('/v1/responses', { config: { format: 'responses' } }, async (request, reply) => {
+    const ex = fastifyExchange(request, reply);
+    await guarded(ctx, ex, 'responses', async () => {
+      await authenticateToken(ctx, ex);
+      if (!/\bwebsocket\b/i.test(String(request.headers.upgrade ?? ''))) throw unmatchedPathError(request.method, request.url);
+      throw new RelayError(426, 'Responses 的 WebSocket 传输暂不支持，请改用 HTTP：POST /v1/responses', 'websocket_not_supported', 'invalid_request_error');
+    });
+  });
   app.get('/v1/responses/:id', { config: { format: 'responses' } }, (request, reply) => retrieve(request, reply));
   app.get('/v1/responses/:id/input_items', { config: { format: 'responses' } }, (request, reply) => inputItems(request, reply));
   app.delete('/v1/responses/:id', { config: { format: 'responses' } }, (request, reply) => remove(request, reply));

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentCli } from '../../test/service-catalog.js';
 import { describeWithServices } from '../../test/services.js';
 import { expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
-import { claudeStandIn, geminiStandIn, PROMPT, responsesStandIn, type WireFormat } from './stand-ins.js';
+import { COMPACTION_REQUEST } from '../formats/responses/compaction.js';
+import { ANSWER, claudeStandIn, geminiStandIn, PROMPT, responsesStandIn, SUMMARY, type WireFormat } from './stand-ins.js';
 
 /*
  * The Codex CLI itself (@openai/codex, pinned in scripts/install-agents.mjs), unmodified and headless (`codex exec`),
@@ -74,6 +75,28 @@ describeWithServices(['codex-cli'], 'the Codex CLI through the gateway', () => {
     expect(output).not.toMatch(/Reconnecting|Falling back/);
     // A 404 instead costs five retries with backoff, about 6.5 s.
     expect(Date.now() - started).toBeLessThan(30_000);
+  });
+
+  it('compacts its history remotely on a Claude channel, which has no compaction of its own, and goes on from the summary', { timeout: 120_000 }, async () => {
+    // Codex's built-in OpenAI provider compacts through the Responses API (a compaction_trigger item, one compaction
+    // item back); a tiny auto-compaction limit makes it compact after the first answer.
+    const before = gw.upstreams[1].requests.length;
+    const earlierLogs = (await gw.logsOf(CLAUDE, 0)).length;
+    const { code, output } = await withScratchHome('codex-home-', (home) => {
+      const config = [`model = "${CLAUDE}"`, `openai_base_url = "${gw.server.url}/v1"`, 'model_auto_compact_token_limit = 50', ''];
+      writeFileSync(path.join(home, 'config.toml'), config.join('\n'));
+      const args = ['exec', '--skip-git-repo-check', '-s', 'read-only', PROMPT];
+      return runAgent(agentCli('codex')!, args, work, { HOME: home, CODEX_HOME: home, CODEX_API_KEY: gw.key });
+    });
+    expect(output).not.toContain('Error running remote compact task');
+    expect(output).toContain(ANSWER);
+    expect(code, output).toBe(0);
+    const bodies = gw.upstreams[1].requests.slice(before).map((r) => r.body.toString('utf8'));
+    const asked = bodies.findIndex((b) => b.includes(COMPACTION_REQUEST.slice(0, 60)));
+    expect(asked, 'a compaction reached the upstream').toBeGreaterThanOrEqual(0);
+    expect(bodies.slice(asked + 1).some((b) => b.includes(SUMMARY)), 'a later turn starts from the summary').toBe(true);
+    // The compaction is a call like any other: billed.
+    expect((await gw.logsOf(CLAUDE, earlierLogs + bodies.length)).length - earlierLogs).toBe(bodies.length);
   });
 
   it('hands its turn to an OpenAI channel as sent, with the hints and identity Codex relies on', { timeout: 120_000 }, async () => {

@@ -1,5 +1,6 @@
 import type { ScriptedAnswer } from '../../test/mocks/scripted.js';
 import type { PlainRequest } from '../../test/mocks/local-server.js';
+import { COMPACTION_REQUEST } from '../formats/responses/compaction.js';
 
 /*
  * Upstream stand-ins for the agent suites, in each provider's streamed wire format: the first turn asks the agent to
@@ -33,16 +34,26 @@ export type WireFormat = keyof typeof carriesFileText;
 
 const sseFrame = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify({ type: name, ...data })}\n\n`;
 
-/** Claude Messages: the call as a tool_use block, the answer once a tool_result came. */
+/** The summary a stand-in writes when asked to compact the conversation (the gateway's request, compaction.ts). */
+export const SUMMARY = `The user asked what a.txt says; it was read: ${FILE_TEXT}.`;
+
+/**
+ * Claude Messages: the call as a tool_use block, the answer once a tool_result came (or the conversation's summary,
+ * which holds it). Asked to compact the conversation, it writes SUMMARY, costing what an answer costs.
+ */
 export function claudeStandIn(model: string, ask: ToolAsk): (req: PlainRequest) => ScriptedAnswer {
   return (req) => {
     const last = ((req.json?.messages ?? []) as Array<{ content: unknown }>).at(-1)?.content;
-    const answered = Array.isArray(last) && last.some((c: { type?: string }) => c.type === 'tool_result');
+    const lastText = JSON.stringify(last ?? '');
+    const compacting = lastText.includes(COMPACTION_REQUEST.slice(0, 60));
+    const answered =
+      compacting || lastText.includes('Summary of the conversation so far') || (Array.isArray(last) && last.some((c: { type?: string }) => c.type === 'tool_result'));
+    const text = compacting ? SUMMARY : ANSWER;
     const start = sseFrame('message_start', { message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, usage: { input_tokens: 100, output_tokens: 1 } } });
     const body = answered
       ? [
           sseFrame('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
-          sseFrame('content_block_delta', { index: 0, delta: { type: 'text_delta', text: ANSWER } }),
+          sseFrame('content_block_delta', { index: 0, delta: { type: 'text_delta', text } }),
           sseFrame('content_block_stop', { index: 0 }),
           sseFrame('message_delta', { delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: ANSWER_OUTPUT } }),
         ]

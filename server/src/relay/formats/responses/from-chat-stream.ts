@@ -1,4 +1,5 @@
 import type { ChatChunk, ChatUsage } from '../openai/chat.js';
+import { compactionItem, isCompactionRequest } from './compaction.js';
 import { callItem, endingOf, requestModel, responseShell, responsesUsage } from './from-chat.js';
 import { itemId, responseId } from './ids.js';
 import { customInput, toolOrigins, type ToolOrigin } from './tool-names.js';
@@ -49,6 +50,9 @@ export class ChatToResponsesStream {
   private usage: ChatUsage | null = null;
   /** The whole response as the closing event carried it, once finish() ran. */
   finished: ResponseObject | null = null;
+  /** A compaction (compaction.ts): the text is the summary, sent as one compaction item when the answer ends. */
+  private readonly compacting: boolean;
+  private summary = '';
 
   /**
    * req is the client's Responses request (its settings are echoed); model is the name reported to the client; base
@@ -58,7 +62,9 @@ export class ChatToResponsesStream {
     private readonly req: Obj,
     private readonly model: string,
     private readonly base: string,
-  ) {}
+  ) {
+    this.compacting = isCompactionRequest(req);
+  }
 
   push(chunk: ChatChunk): string {
     if (this.ended) return '';
@@ -67,12 +73,16 @@ export class ChatToResponsesStream {
     const choice = chunk.choices?.find((c) => (c.index ?? 0) === 0);
     if (!choice) return out;
     const d = choice.delta ?? {};
+    if (choice.finish_reason) this.finishReason = choice.finish_reason;
+    if (this.compacting) {
+      if (d.content) this.summary += d.content;
+      return out;
+    }
     if (d.reasoning_content) out += this.reasoning(d.reasoning_content);
     if (d.content) out += this.text('output_text', d.content);
     const refusal = (d as { refusal?: unknown }).refusal;
     if (typeof refusal === 'string' && refusal) out += this.text('refusal', refusal);
     for (const call of d.tool_calls ?? []) out += this.tool(call);
-    if (choice.finish_reason) this.finishReason = choice.finish_reason;
     return out;
   }
 
@@ -84,6 +94,10 @@ export class ChatToResponsesStream {
     const ending = endingOf(this.finishReason);
     const status = ending.status === 'completed' ? 'completed' : 'incomplete';
     out += this.closeOpen(status) + this.closeCalls(status);
+    if (this.compacting) {
+      const item = compactionItem(this.base, this.summary);
+      out += this.addItem(item) + this.event({ type: 'response.output_item.done', output_index: 0, item });
+    }
     const response: ResponseObject = { ...this.response(), ...ending, usage: responsesUsage(usage ?? this.usage) };
     this.finished = response;
     return out + this.event({ type: ending.status === 'completed' ? 'response.completed' : 'response.incomplete', response });

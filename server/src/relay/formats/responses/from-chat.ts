@@ -1,5 +1,6 @@
 import type { ChatCompletion, ChatUsage } from '../openai/chat.js';
 import { normalizeFinishReason } from '../openai/finish-reason.js';
+import { compactionItem, isCompactionRequest } from './compaction.js';
 import { itemId, responseId } from './ids.js';
 import { customInput, toolOrigins, type ToolOrigin } from './tool-names.js';
 import type { ItemStatus, ResponseObject, ResponsesOutputItem, ResponsesOutputText, ResponsesRefusal, ResponsesUsage } from './types.js';
@@ -96,6 +97,12 @@ export function chatToResponses(completion: ChatCompletion, req: Obj, base: stri
   const msg = choice?.message;
   const ending = endingOf(choice?.finish_reason);
   const output: ResponsesOutputItem[] = [];
+  const shell = responseShell(req, requestModel(req, completion.model), responseId(base), completion.created);
+  if (isCompactionRequest(req)) {
+    // The answer is the summary: one compaction item, whatever else the model wrote (compaction.ts).
+    const summary = typeof msg?.content === 'string' ? msg.content : '';
+    return { ...shell, ...ending, output: [compactionItem(base, summary)], usage: responsesUsage(completion.usage) };
+  }
 
   if (msg?.reasoning_content) {
     output.push({ id: itemId('rs', base, output.length), type: 'reasoning', summary: [{ type: 'summary_text', text: msg.reasoning_content }] });
@@ -116,10 +123,10 @@ export function chatToResponses(completion: ChatCompletion, req: Obj, base: stri
 
   // The answer was cut in its last item; the ones before it were whole.
   const last = output[output.length - 1];
-  if (ending.status === 'incomplete' && last && last.type !== 'reasoning') last.status = 'incomplete';
+  if (ending.status === 'incomplete' && last && last.type !== 'reasoning' && last.type !== 'compaction') last.status = 'incomplete';
 
   return {
-    ...responseShell(req, requestModel(req, completion.model), responseId(base), completion.created),
+    ...shell,
     ...ending,
     output,
     usage: responsesUsage(completion.usage),

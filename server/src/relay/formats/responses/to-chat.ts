@@ -1,4 +1,5 @@
 import { RelayError } from '../../errors.js';
+import { COMPACTION_REQUEST, compactedSummary, isCompactionRequest, summaryMessage } from './compaction.js';
 import { RESPONSES_CLIENT_FIELDS } from './fields.js';
 import { isMintedId } from './ids.js';
 import { CUSTOM_INPUT, customParameters, flatName, offeredTools } from './tool-names.js';
@@ -112,7 +113,10 @@ export function responsesToChat(req: Obj, dropped?: string[]): ChatRequest {
   }
   const left: string[] = hintFields(req);
   if (present(req.tools) && !Array.isArray(req.tools)) throw invalid('tools 必须是数组', 'invalid_type');
-  applyTools(out, offeredTools(req), req.tool_choice, left);
+  // A compaction asks for a summary in words: the tools are not offered (the history may still hold their calls).
+  if (isCompactionRequest(req)) {
+    if (present(req.tools) || present(req.tool_choice)) left.push('tools');
+  } else applyTools(out, offeredTools(req), req.tool_choice, left);
   // Without tools it asks for nothing (Codex sends it on every turn).
   if (typeof req.parallel_tool_calls === 'boolean') {
     if (out.tools) out.parallel_tool_calls = req.parallel_tool_calls;
@@ -202,6 +206,15 @@ function inputMessages(items: unknown[]): ChatMessage[] {
       case 'tool_search_call':
       case 'tool_search_output':
         break;
+      case 'compaction_trigger':
+        messages.push({ role: 'user', content: COMPACTION_REQUEST });
+        break;
+      case 'compaction': {
+        const summary = compactedSummary(raw);
+        if (summary === null) throw unsupported('compaction 条目不是本网关生成的（它只能发回生成它的 OpenAI 渠道），本渠道无法读取');
+        messages.push({ role: 'user', content: summaryMessage(summary) });
+        break;
+      }
       case 'item_reference':
         throw unknownReference('item_reference', raw.id);
       default:

@@ -116,7 +116,19 @@ export interface ResponsesReasoningItem {
   summary: Array<{ type: 'summary_text'; text: string }>;
 }
 
-export type ResponsesOutputItem = ResponsesMessageItem | ResponsesFunctionCallItem | ResponsesCustomToolCallItem | ResponsesReasoningItem;
+/** A compacted history: the summary a later turn starts from (compaction.ts says what this gateway puts in it). */
+export interface ResponsesCompactionItem {
+  id: string;
+  type: 'compaction';
+  encrypted_content: string;
+}
+
+export type ResponsesOutputItem =
+  | ResponsesMessageItem
+  | ResponsesFunctionCallItem
+  | ResponsesCustomToolCallItem
+  | ResponsesReasoningItem
+  | ResponsesCompactionItem;
 
 export interface ResponsesUsage {
   input_tokens: number;

@@ -1,13 +1,13 @@
 // CPU per settlement of the settlement journal (server/src/relay/settlement-journal/journal.ts) on the relay path:
-// the line each settled call writes before its answer ends (JSON of the settlement + one write(2)), and a batch's two
-// lines (formed, written) spread over its settlements; CPU counts user and system time (write(2) to the page cache
+// the line each settled call writes before its answer ends (JSON of the settlement), the one write(2) of the calls
+// ending in one turn of the loop, and a batch's two lines (formed, written) spread over its settlements; CPU counts user and system time (write(2) to the page cache
 // is system time). Run from the repository root after `npm run build`:
 //   [JOURNAL_BENCH_DIR=<a folder on the data disk>] node bench/micro-journal.mjs [--server server/dist] [--rounds 7]
 // Each figure is the best of several rounds (interference from other processes only ever adds time).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { builtServer, cpuBench } from './lib/micro.mjs';
+import { asyncCpuBench, builtServer, cpuBench } from './lib/micro.mjs';
 
 const { ROUNDS, imp } = builtServer();
 const base = process.env.JOURNAL_BENCH_DIR || os.tmpdir();
@@ -37,11 +37,20 @@ bench('the line alone (JSON of the settlement, no write)', 100_000, (i) => settl
 const dir = fs.mkdtempSync(path.join(base, 'micro-journal-'));
 const journal = new SettlementJournal({ dir, database: 'bench', log });
 let batch = 0;
+let i = 0;
+/** One turn of the loop in which `per` calls end: their lines, then the one write they all wait for. */
+const turn = (per) => async () => {
+  for (let k = 0; k < per; k++, i++) {
+    journal.append(calls[i % 1000]);
+    if (i % 200 === 199) journal.formed(`b${batch++}`)?.();
+  }
+  await new Promise((resolve) => journal.whenWritten(resolve));
+};
 // Batches of 200 (the settler's largest): each call's line, and every 200th call the batch's two lines. Written
 // batches' files are deleted as the journal moves on to new ones, as on a node under load.
-bench('journaled, per settled call (line + write(2); a batch line and a written line per 200)', 100_000, (i) => {
-  journal.append(calls[i % 1000]);
-  if (i % 200 === 199) journal.formed(`b${batch++}`)?.();
-});
+const abench = asyncCpuBench(ROUNDS);
+for (const per of [1, 5, 20]) {
+  await abench(`journaled, per settled call, ${per} call(s) ending per turn of the loop (lines + one write(2) per turn)`, Math.round(20_000 / per), turn(per), per);
+}
 journal.close(true);
 fs.rmSync(dir, { recursive: true, force: true });

@@ -9,8 +9,8 @@ import type { StreamedResponse } from './upstream.js';
 
 /*
  * Where an answer ends: the call is settled (its settlement journaled) before the bytes that let the client take the
- * answer as finished are written — OpenAI's [DONE], Claude's message_stop, a whole JSON answer — so a process killed
- * after the client has its whole answer never takes the charge with it.
+ * answer as finished are written — OpenAI's [DONE], Claude's message_stop, a whole JSON answer — and those bytes wait
+ * for the journal's write, so a process killed after the client has its whole answer never takes the charge with it.
  */
 
 /** What reached the client, in order, with the moment the call was settled marked in it. */
@@ -27,7 +27,14 @@ function recordingClient() {
     off: () => out,
     destroy: () => undefined,
   };
-  const ending = (d: Delivery) => void seen.push(`<settled ${d.usage.promptTokens}+${d.usage.completionTokens}>`);
+  const ending = (d: Delivery) => {
+    seen.push(`<settled ${d.usage.promptTokens}+${d.usage.completionTokens}>`);
+    // The journal's wait: the last write goes through it.
+    return (lastWrite: () => void) => {
+      seen.push('<journaled>');
+      lastWrite();
+    };
+  };
   return { out: out as unknown as ServerResponse, ending, seen };
 }
 
@@ -58,7 +65,7 @@ describe('the end of an answer', () => {
       await deliverStream(c, upstream(pieces), client.out, client.ending, notGone, notStopped, openAIClient.streamMeter(c));
       const text = client.seen.join('');
       expect(text.indexOf('<settled 3+2>')).toBeGreaterThan(text.indexOf(usage));
-      expect(text.endsWith('<settled 3+2>data: [DONE]\n\n<end>')).toBe(true);
+      expect(text.endsWith('<settled 3+2><journaled>data: [DONE]\n\n<end>')).toBe(true);
       expect(text.match(/\[DONE\]/g)).toHaveLength(1);
     }
   });
@@ -71,14 +78,14 @@ describe('the end of an answer', () => {
     await deliverStream(c, upstream([stream.slice(0, stop), stream.slice(stop)]), client.out, client.ending, notGone, notStopped, claudeClient.streamMeter(c));
     const text = client.seen.join('');
     expect(text.indexOf('<settled 21+9>')).toBeGreaterThan(0);
-    expect(text.indexOf('<settled 21+9>')).toBeLessThan(text.indexOf('event: message_stop'));
-    expect(text.replace('<settled 21+9>', '').replace('<end>', '')).toBe(stream);
+    expect(text.indexOf('<journaled>')).toBeLessThan(text.indexOf('event: message_stop'));
+    expect(text.replace('<settled 21+9>', '').replace('<journaled>', '').replace('<end>', '')).toBe(stream);
   });
 
   it('writes a whole JSON answer only after the call is settled', () => {
     const client = recordingClient();
     const body = Buffer.from(JSON.stringify({ id: 'c', object: 'chat.completion', choices: [], usage: { prompt_tokens: 4, completion_tokens: 1, total_tokens: 5 } }));
     deliverJson(call('openai', false), { statusCode: 200, headers: {}, body }, client.out, client.ending, { usage: (b) => openAIClient.usageFromJson(b, call('openai', false)) });
-    expect(client.seen).toEqual(['<settled 4+1>', body.toString(), '<end>']);
+    expect(client.seen).toEqual(['<settled 4+1>', '<journaled>', body.toString(), '<end>']);
   });
 });

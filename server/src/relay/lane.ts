@@ -186,7 +186,7 @@ export class RelayLane {
           await endpoint.handle(this.ctx, ex, param);
         },
         endpoint.path,
-      ).finally(done);
+      ).finally(() => whenAnswered(res, done));
     };
     req.on('data', onData);
     req.on('end', onEnd);
@@ -201,4 +201,18 @@ export class RelayLane {
 /** Trust for X-Forwarded-For, from the TRUSTED_PROXIES list (addresses, CIDRs, or loopback / linklocal / uniquelocal). */
 export function compileTrust(list: string[]): LaneOptions['trust'] {
   return proxyAddr.compile(list);
+}
+
+/**
+ * Runs `then` once the answer is over. A handler may return before its answer's last write, which waits for the
+ * settlement journal (respond.ts: AfterJournal); a close that counted the call done then would find its connection
+ * busy, leave it, and wait on it until its keep-alive ran out.
+ */
+function whenAnswered(res: ServerResponse, then: () => void): void {
+  if (res.writableFinished || res.destroyed) {
+    then();
+    return;
+  }
+  res.once('finish', then);
+  res.once('close', then);
 }

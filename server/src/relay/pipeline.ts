@@ -244,6 +244,7 @@ export async function relayCall(ctx: AppContext, input: RelayInput): Promise<voi
       const ending = (delivery: Delivery) => {
         const billed = pricingDelivered(ctx, call, caller.group, pricing, delivery);
         settle(ctx, input, { pricing: billed, reservation, estimate, channel, chain, delivery, startedAt, upstreamModel: up.upstreamModel });
+        return ctx.relay.settler.whenJournaled;
       };
       const delivering = deliver(provider, up, answer, res, ending, () => clientGone, () => stopped);
       if (delivering instanceof Promise) await delivering;

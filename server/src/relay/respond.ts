@@ -37,9 +37,12 @@ const EMPTY = Buffer.alloc(0);
 
 /**
  * Settles the call with what was delivered. Called once, right before the answer's last bytes are written (or when
- * the client has gone): a process killed after the client has the whole answer has the settlement journaled already.
+ * the client has gone), and answers where those bytes go: a process killed after the client has the whole answer
+ * has the settlement journaled already.
  */
-export type Ending = (delivery: Delivery) => void;
+export type Ending = (delivery: Delivery) => AfterJournal;
+/** Runs the answer's last write once its settlement is journaled (settler.ts: whenJournaled). */
+export type AfterJournal = (lastWrite: () => void) => void;
 
 const PASS_HEADERS = ['content-type', 'openai-processing-ms', 'x-request-id', 'request-id'];
 
@@ -173,10 +176,10 @@ export async function deliverStream(
   const usage = meter.usage ?? unreportedUsage(call, meter.partialUsage?.(), meter.counted());
   const note = meter.usage ? (cut && cut !== UPSTREAM_CUT ? STOPPED_NOTE : '') : unreportedNote(cut, completed);
   const delivery: Delivery = { usage, firstTokenAt: meter.firstTokenAt, completed, note };
-  ending(delivery);
+  const afterJournal = ending(delivery);
   if (completed) {
     if (!cut && meter.close) rest = Buffer.concat([rest, meter.close(usage)]);
-    out.end(rest.length > 0 ? rest : undefined);
+    afterJournal(() => out.end(rest.length > 0 ? rest : undefined));
   }
   return delivery;
 }
@@ -255,15 +258,15 @@ export async function deliverConvertedStream(
   const usage = tally.usage ? usageOfChat(tally.usage) : unreportedUsage(call, decoder.partialUsage?.(), tally.counted());
   const note = tally.usage ? (cut && cut !== UPSTREAM_CUT ? STOPPED_NOTE : '') : unreportedNote(cut, completed);
   const delivery: Delivery = { usage, firstTokenAt: tally.firstTokenAt, completed, note };
-  ending(delivery);
+  const afterJournal = ending(delivery);
   if (completed) {
     const failure = decoder.failure;
-    if (failure) out.end(encoder.error(502, failure.message));
-    else if (cut) out.end(encoder.error(cut.status, cut.message));
+    if (failure) afterJournal(() => out.end(encoder.error(502, failure.message)));
+    else if (cut) afterJournal(() => out.end(encoder.error(cut.status, cut.message)));
     else {
       const closing = encoder.finish(chatUsageOf(usage));
       if (beforeEnd) await beforeEnd();
-      out.end(closing);
+      afterJournal(() => out.end(closing));
     }
   }
   return delivery;
@@ -309,9 +312,9 @@ export function deliverJson(
   const delivery: Delivery = usage
     ? { usage, firstTokenAt, completed: true, note: '' }
     : { usage: countedUsage(call, answer ?? { text: body.toString('utf8') }), firstTokenAt, completed: true, note: UNREPORTED_NOTE };
-  ending(delivery);
+  const afterJournal = ending(delivery);
   out.writeHead(res.statusCode, copyHeaders(res, served));
-  out.end(body);
+  afterJournal(() => out.end(body));
   return delivery;
 }
 
@@ -340,9 +343,9 @@ export function deliverConvertedJson(
   const delivery: Delivery = { usage, firstTokenAt, completed: true, note: reported ? '' : UNREPORTED_NOTE };
   if (call.mode === 'images' && Array.isArray(answer.data)) delivery.images = answer.data.length;
   const send = () => {
-    ending(delivery);
+    const afterJournal = ending(delivery);
     out.writeHead(200, { 'content-type': 'application/json; charset=utf-8', 'content-length': String(bytes.length) });
-    out.end(bytes);
+    afterJournal(() => out.end(bytes));
     return delivery;
   };
   return convert.beforeEnd ? convert.beforeEnd().then(send) : send();
@@ -377,7 +380,7 @@ export async function deliverBinary(call: ClientCall, res: StreamedResponse, out
   await pump(res, out, clientGone, (chunk) => chunk);
   const completed = !clientGone();
   const delivery: Delivery = { usage: { promptTokens: countPromptTokens(call), completionTokens: 0, cachedTokens: 0 }, firstTokenAt, completed, note: '' };
-  ending(delivery);
-  if (completed) out.end();
+  const afterJournal = ending(delivery);
+  if (completed) afterJournal(() => out.end());
   return delivery;
 }

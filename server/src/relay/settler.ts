@@ -39,6 +39,8 @@ interface KeptBatch {
 export interface SettlementRecord {
   /** Keeps one settlement; called before the call's answer ends. Never throws (a failure shows in `failed`). */
   append(s: Settlement): void;
+  /** Runs an answer's last write once every settlement appended so far is kept (or could not be: never held back). */
+  whenWritten(lastWrite: () => void): void;
   /** The settlements appended since the last batch form batch `id`; returns what to call once it is written. */
   formed(id: string): (() => void) | null;
   /** Settlements cannot be kept now: no new call should be taken. */
@@ -99,6 +101,12 @@ export class Settler {
     if (this.queue.length >= this.maxBatch && this.failuresInARow === 0) void this.flush();
     else this.schedule(this.intervalMs);
   }
+
+  /** Runs the last write of an answer whose call was just added, once its settlement is journaled. */
+  readonly whenJournaled = (lastWrite: () => void): void => {
+    if (this.record) this.record.whenWritten(lastWrite);
+    else lastWrite();
+  };
 
   /** Writes what is queued as soon as the current write (if any) is done, not after the interval. */
   flushSoon(): void {

@@ -19,12 +19,13 @@ import { SettlementJournal } from './journal.js';
  * the node taking calls, and leaves nothing a replay could charge twice.
  */
 
-const disk = vi.hoisted(() => ({ full: false }));
+const disk = vi.hoisted(() => ({ full: false, writes: 0 }));
 
 vi.mock('node:fs', async (importOriginal) => {
   const real = await importOriginal<typeof Fs>();
   const writeSync = ((...args: Parameters<typeof real.writeSync>) => {
     if (disk.full) throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    disk.writes++;
     return (real.writeSync as (...a: unknown[]) => number)(...args);
   }) as typeof real.writeSync;
   return { ...real, default: { ...real, writeSync }, writeSync };
@@ -60,15 +61,18 @@ describe.each(testDatabases())('the settlement journal on $name', (database) => 
     return { settler, journal };
   };
 
+  /** Until the lines appended so far are written (an answer's last write waits the same way). */
+  const journaled = (settler: Settler) => new Promise<void>((resolve) => settler.whenJournaled(resolve));
   const files = () => readdirSync(dir).filter((f) => f.endsWith('.journal'));
   const contents = () => files().map((f) => parseJournal(readFileSync(path.join(dir, f), 'utf8')));
   const quota = async () => (await db().kysely.selectFrom('users').select('quota').where('id', '=', userId).executeTakeFirstOrThrow()).quota;
 
-  it('has each settlement on disk as soon as it is queued, names its batch, and marks the batch written', async () => {
+  it('has each settlement on disk before an answer waiting for it ends, names its batch, and marks the batch written', async () => {
     const { settler } = journalOn();
     settler.add(settlement(5));
     settler.add(settlement(7));
-    // Nothing is written yet (the interval is a minute): the journal alone holds them.
+    await journaled(settler);
+    // Nothing is in the database yet (the interval is a minute): the journal alone holds them.
     expect(contents()).toEqual([{ batches: [], unassigned: [settlement(5), settlement(7)] }]);
     await settler.flush();
     const [file] = contents();
@@ -79,20 +83,41 @@ describe.each(testDatabases())('the settlement journal on $name', (database) => 
     expect(readdirSync(dir)).toEqual([]);
   });
 
-  it('journals no line for a refund that only gives a reservation back (the release of a dead process does that)', () => {
+  it('journals no line for a refund that only gives a reservation back (the release of a dead process does that)', async () => {
     const { settler } = journalOn();
     settler.add({ reservation: { userId, tokenId: 0, tokenUnlimited: true, amount: 40, id: 'r1' }, cost: 0, channelId: 0, countsAsRequest: false, log: null });
+    await journaled(settler);
     expect(contents()).toEqual([{ batches: [], unassigned: [] }]);
   });
 
+  it('writes the lines of one turn of the loop at once, and lets an answer end only once its line is in the file', async () => {
+    const { settler } = journalOn();
+    let seenAtEnd: unknown[] = [];
+    const before = disk.writes;
+    settler.add(settlement(1));
+    settler.add(settlement(2));
+    settler.whenJournaled(() => (seenAtEnd = contents().flatMap((c) => c.unassigned)));
+    settler.add(settlement(3));
+    expect(seenAtEnd).toEqual([]);
+    await journaled(settler);
+    expect(seenAtEnd).toEqual([settlement(1), settlement(2), settlement(3)]);
+    expect(disk.writes - before).toBe(1);
+    // Nothing waits: an answer ends at once.
+    let ended = false;
+    settler.whenJournaled(() => (ended = true));
+    expect(ended).toBe(true);
+    await settler.close();
+  });
+
   it('begins a new file past its size and deletes the old one once its batches are written', async () => {
-    const { settler } = journalOn(200);
+    const { settler } = journalOn(100);
     settler.add(settlement(1));
     settler.add(settlement(2));
     await settler.flush();
-    // The first file was past 200 bytes at its batch: a new one was begun, and the old one went with its batch.
+    // The first file was past 100 bytes at its batch: a new one was begun, and the old one went with its batch.
     expect(files()).toHaveLength(1);
     settler.add(settlement(3));
+    await journaled(settler);
     expect(contents()).toEqual([{ batches: [], unassigned: [settlement(3)] }]);
     await settler.flush();
     expect(await quota()).toBe(1_000_000 - 6);
@@ -109,8 +134,11 @@ describe.each(testDatabases())('the settlement journal on $name', (database) => 
   it('refuses new calls while it cannot be written, cuts what is in no batch, and takes calls again once it can', async () => {
     const { settler } = journalOn();
     settler.add(settlement(1));
+    await journaled(settler);
     disk.full = true;
     settler.add(settlement(2));
+    // The answer of the call is not held back by the failure.
+    await journaled(settler);
     expect(settler.full).toBe(true);
     // Neither is left in the file: a replay would give them a batch of their own while memory writes them too.
     expect(contents()).toEqual([{ batches: [], unassigned: [] }]);
@@ -124,6 +152,7 @@ describe.each(testDatabases())('the settlement journal on $name', (database) => 
       vi.useRealTimers();
     }
     settler.add(settlement(4));
+    await journaled(settler);
     expect(contents().flatMap((c) => c.unassigned)).toEqual([settlement(4)]);
     await settler.flush();
     expect(await settler.close()).toBe(0);

@@ -9,10 +9,14 @@ import { batchLine, headerLine, journalFileName, settlementLine, writtenLine } f
 /*
  * This process's settlement journal (format.ts). The settler batches settlements in memory for 100 ms; a process
  * killed meanwhile would take the charges of calls it had already answered with it. So each settlement is written
- * here first, with one synchronous write before its answer's last bytes go out: once write() returns the line is in
- * the kernel's page cache and outlives the process (not the machine). When the queue becomes a batch a line names
- * it, and when the batch is in the database another line says so; a process of this host replays what a dead
- * process left (recovery.ts).
+ * here before its answer's last bytes go out: once write() returns the line is in the kernel's page cache and
+ * outlives the process (not the machine). When the queue becomes a batch a line names it, and when the batch is in
+ * the database another line says so; a process of this host replays what a dead process left (recovery.ts).
+ *
+ * The lines of the calls that end in one turn of the event loop go out in one write (group commit), at the end of
+ * that turn (setImmediate): a write(2) cost ~9 µs of CPU per call on the relay path, one per call. A call's last
+ * bytes wait for it (`whenWritten`), so what a client has whole is journaled whatever happens next; the wait is the
+ * rest of the loop's turn, microseconds when the node is idle.
  *
  * The journal is a run of files (segments). A new one is begun when the current one is large or old, right after a
  * batch line (so a batch never spans two files), and an old one is deleted once all its batches are written: the
@@ -61,6 +65,11 @@ export class SettlementJournal implements SettlementRecord {
   private seq = 0;
   /** When the journal last failed (0: it works). */
   private failedAt = 0;
+  /** Settlement lines appended and not yet written (counted in the current segment's `unassigned`). */
+  private pending = '';
+  /** Last writes of answers waiting for `pending` to be written. */
+  private waiting: Array<() => void> = [];
+  private writeScheduled = false;
   private readonly rotateBytes: number;
   private readonly rotateMs: number;
 
@@ -91,20 +100,50 @@ export class SettlementJournal implements SettlementRecord {
     // What only gives a reservation back needs no line: a dead process's reservations are given back anyway.
     if (s.cost === 0 && !s.countsAsRequest && !s.log) return;
     if (this.failedAt !== 0) return;
-    const seg = this.current;
-    try {
-      writeLine(seg, settlementLine(s));
-      seg.unassigned++;
-    } catch (err) {
-      this.fail(err, 'a settlement');
+    this.pending += settlementLine(s);
+    this.current.unassigned++;
+    if (!this.writeScheduled) {
+      this.writeScheduled = true;
+      setImmediate(this.writePending);
     }
   }
+
+  whenWritten(lastWrite: () => void): void {
+    if (this.pending === '') lastWrite();
+    else this.waiting.push(lastWrite);
+  }
+
+  /** Writes the lines appended in this turn of the loop, then lets the answers waiting for them end. */
+  private readonly writePending = (): void => {
+    this.writeScheduled = false;
+    if (this.pending !== '') {
+      const lines = this.pending;
+      this.pending = '';
+      try {
+        writeLine(this.current, lines);
+      } catch (err) {
+        this.fail(err, 'settlements');
+      }
+    }
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const lastWrite of waiting) {
+      try {
+        lastWrite();
+      } catch (err) {
+        this.o.log.error({ err }, 'ending an answer after its settlement was journaled failed');
+      }
+    }
+  };
 
   formed(id: string): (() => void) | null {
     const seg = this.current;
     if (seg.unassigned === 0) return null;
+    // The batch's own lines first, in the same write: a batch line names settlements written before it.
+    const lines = this.pending + batchLine(id, seg.unassigned);
+    this.pending = '';
     try {
-      writeLine(seg, batchLine(id, seg.unassigned));
+      writeLine(seg, lines);
     } catch (err) {
       this.fail(err, 'a batch');
       return null;
@@ -118,6 +157,7 @@ export class SettlementJournal implements SettlementRecord {
 
   /** Closes the files; removes them when everything they hold is written (else they are left to be replayed). */
   close(allWritten: boolean): void {
+    this.writePending();
     for (const seg of this.segments) this.end(seg, allWritten);
     if (allWritten && this.o.ownDir) rmSync(this.o.dir, { recursive: true, force: true });
   }
@@ -187,6 +227,7 @@ export class SettlementJournal implements SettlementRecord {
     this.failedAt = Date.now();
     const seg = this.current;
     this.o.log.error({ err, file: seg.file }, `writing ${what} to the settlement journal failed: taking no new calls until it can be written`);
+    this.pending = '';
     try {
       ftruncateSync(seg.fd, seg.assignedBytes);
       seg.bytes = seg.assignedBytes;

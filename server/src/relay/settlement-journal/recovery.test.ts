@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pino from 'pino';
@@ -8,7 +8,7 @@ import { migratedDatabase } from '../../test/migrated-database.js';
 import { insertUser } from '../../store/users.js';
 import { applySettlements, reserveQuota, type Reservation, type Settlement } from '../../store/quota.js';
 import { releaseReservationsOf, reservationHolder } from '../../store/reservations.js';
-import { batchLine, headerLine, journalFileName, settlementLine, writtenLine } from './format.js';
+import { batchLine, headerLine, journalFileName, parseJournal, settlementLine, writtenLine } from './format.js';
 import { replayDeadJournals } from './recovery.js';
 
 /*
@@ -110,6 +110,26 @@ describe.each(testDatabases())('replaying dead processes’ settlement journals 
     expect(await replay()).toEqual({ files: 1, settlements: 1, left: 0 });
     expect(await books()).toMatchObject({ spent: 6, logs: [6] });
     expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('names the batch it replays on a line of its own after a line cut short, so a second replay writes the same batch', async () => {
+    const file = journal(DEAD, [settlementLine(settlement(8)), settlementLine(settlement(9)).slice(0, 12)]);
+    const away = database.name === 'mysql' ? 'rename table logs to logs_away' : 'alter table logs rename to logs_away';
+    const back = database.name === 'mysql' ? 'rename table logs_away to logs' : 'alter table logs_away rename to logs';
+    const { sql } = await import('kysely');
+    await sql.raw(away).execute(db().kysely);
+    try {
+      expect(await replayDeadJournals({ dir, database: database.name, db: db().kysely, log, isAlive, timeoutMs: 300 })).toMatchObject({ left: 1 });
+    } finally {
+      await sql.raw(back).execute(db().kysely);
+    }
+    expect(existsSync(file)).toBe(false);
+    const [kept] = readdirSync(dir);
+    const { batches, unassigned } = parseJournal(readFileSync(path.join(dir, kept), 'utf8'));
+    expect(unassigned).toEqual([]);
+    expect(batches).toEqual([{ id: expect.any(String) as string, settlements: [settlement(8)], written: false }]);
+    expect(await replay()).toEqual({ files: 1, settlements: 1, left: 0 });
+    expect(await books()).toMatchObject({ spent: 8, logs: [8] });
   });
 
   for (const order of ['replayed before the release', 'released before the replay'] as const) {

@@ -81,7 +81,10 @@ function takeOver(file: string, dir: string): string | null {
 }
 
 async function replayFile(file: string, o: ReplayOptions): Promise<{ settlements: number; left: number }> {
-  const { batches, unassigned } = parseJournal(readFileSync(file, 'utf8'));
+  const text = readFileSync(file, 'utf8');
+  const { batches, unassigned } = parseJournal(text);
+  // A writer killed in the middle of a write leaves a line cut short: what is added here begins on a line of its own.
+  if (text !== '' && !text.endsWith('\n')) appendFileSync(file, '\n');
   if (unassigned.length > 0) {
     const id = randomBytes(16).toString('hex');
     // Named in the file first: whoever replays it after a crash here writes the same batch under the same id.

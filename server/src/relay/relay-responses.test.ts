@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import { DEFAULT_CHUNKS, MOCK_USAGE, startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
-import { startResponsesMock, type ResponsesMock } from '../test/mocks/openai-responses.js';
+import { COMPACT_USAGE, startResponsesMock, type ResponsesMock } from '../test/mocks/openai-responses.js';
+import { COMPACTION_REQUEST, compactedSummary } from './formats/responses/compaction.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
 import { billing, costOf as costAt, setPrices, type Price, type Tokens } from '../test/billing.js';
 import { countTextTokens } from './tokenizer.js';
@@ -120,6 +121,22 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
       expect(upstream().body.toString('utf8')).toBe(sent.at(-1));
       expect(result.status).toBe(200);
       expect(result.text).toBe(fixture('good.json'));
+    });
+
+    it('compacts on the channel\'s own compact endpoint with the request as sent, answer unchanged, usage billed', async () => {
+      const input = [
+        { role: 'user' as const, content: 'Fix the failing test.' },
+        { role: 'assistant' as const, content: 'Done: the date was off by one.' },
+        { role: 'user' as const, content: 'Now the docs.' },
+      ];
+      const { result } = await expectBill(RESP, { prompt: COMPACT_USAGE.input_tokens, completion: COMPACT_USAGE.output_tokens }, () =>
+        client.responses.compact({ model: RESP, input, instructions: 'You are a coding agent.' }),
+      );
+      expect(upstream().path).toBe('/v1/responses/compact');
+      expect(upstream().json).toEqual(JSON.parse(sent.at(-1)!));
+      expect(result).toMatchObject({ object: 'response.compaction', usage: COMPACT_USAGE });
+      expect(result.output.map((item) => item.type)).toEqual(['message', 'message', 'compaction']);
+      expect(result.output.at(-1)).toMatchObject({ encrypted_content: 'gAAAAB-openai-sealed-summary' });
     });
 
     it('streams the upstream events through unchanged and bills the usage of response.completed', async () => {
@@ -344,6 +361,30 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
       expect(result).toMatchObject({ object: 'response', status: 'completed', instructions: 'Be brief.' });
       expect(result.output_text).toBe('Hello from the Claude mock.');
       expect(result.usage).toMatchObject({ input_tokens: 21, output_tokens: 9 });
+    });
+
+    it('compacts through the model: a summary asked for without tools, answered as the compact endpoint answers', async () => {
+      const input = [
+        { role: 'user' as const, content: 'Fix the failing test.' },
+        { role: 'assistant' as const, content: 'Done: the date was off by one.' },
+        { role: 'user' as const, content: [{ type: 'input_text' as const, text: 'Now the docs.' }] },
+      ];
+      const { result } = await expectBill(CLAUDE, { prompt: 21, completion: 9 }, () => client.responses.compact({ model: CLAUDE, input }));
+      const body = upstream().json!;
+      expect(upstream().path).toBe('/v1/messages');
+      expect(body.tools).toBeUndefined();
+      expect(JSON.stringify((body.messages as unknown[]).at(-1))).toContain(COMPACTION_REQUEST.slice(0, 40));
+      expect(result).toMatchObject({ object: 'response.compaction', usage: { input_tokens: 21, output_tokens: 9 } });
+      expect(result.output.slice(0, 2)).toEqual([
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Fix the failing test.' }] },
+        { type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Now the docs.' }] },
+      ]);
+      const item = result.output[2] as { type: string; encrypted_content: string };
+      expect(item.type).toBe('compaction');
+      expect(compactedSummary(item)).toBe('Hello from the Claude mock.');
+      // The next turn goes on from it: the summary reaches the model as a user message.
+      await client.responses.create({ model: CLAUDE, input: [...(result.output as never[]), { role: 'user', content: 'Go on.' }], max_output_tokens: 64 });
+      expect(JSON.stringify(upstream().json!.messages)).toContain('Hello from the Claude mock.');
     });
 
     it('streams the answer as Responses events and bills the usage', async () => {

@@ -64,6 +64,11 @@ export interface ClientCall {
   canonical?: Record<string, unknown>;
   /** Hint fields of the client's request that converting it to the canonical shape left out (named as sent). */
   dropped?: string[];
+  /**
+   * POST /v1/responses/compact (formats/responses/compact.ts): `json` is the Responses request that asks for the
+   * compaction, and the answer is the compacted conversation.
+   */
+  compact?: true;
   /** Responses calls: the references resolved and the answer to keep (formats/responses/turn.ts). */
   turn?: ResponsesTurn;
   /** The client's ?api-version= (upstreams whose API version a caller may choose read it; others ignore it). */

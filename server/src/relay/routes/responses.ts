@@ -4,6 +4,7 @@ import { authenticateToken } from '../auth.js';
 import { RelayError } from '../errors.js';
 import { fastifyExchange, sendJson } from '../exchange.js';
 import { parseResponsesCall } from '../formats/responses/call.js';
+import { parseCompactCall } from '../formats/responses/compact.js';
 import { STATE, keeperLimitsMB, type Found } from '../formats/responses/store.js';
 import { beginTurn } from '../formats/responses/turn.js';
 import { relayCall } from '../pipeline.js';
@@ -12,7 +13,7 @@ import { guarded, type RelayEndpoint } from './endpoint.js';
 
 /*
  * OpenAI's Responses API: POST /v1/responses relays a call (references to responses the gateway keeps resolved
- * first); GET /v1/responses/{id}, GET /v1/responses/{id}/input_items and DELETE /v1/responses/{id} answer from the
+ * first), POST /v1/responses/compact compacts a conversation (formats/responses/compact.ts); GET /v1/responses/{id}, GET /v1/responses/{id}/input_items and DELETE /v1/responses/{id} answer from the
  * responses the gateway keeps for the key's user. Another user's response, or one OpenAI keeps, is not found here.
  */
 
@@ -23,6 +24,16 @@ export const responsesEndpoints: RelayEndpoint[] = [
     async handle(ctx, ex) {
       const caller = await authenticateToken(ctx, ex);
       const call = parseResponsesCall(ex.body, ex.headers);
+      await beginTurn(ctx.responses, caller.user.id, call);
+      await relayCall(ctx, { call, caller, ex });
+    },
+  },
+  {
+    path: '/v1/responses/compact',
+    format: 'responses',
+    async handle(ctx, ex) {
+      const caller = await authenticateToken(ctx, ex);
+      const call = parseCompactCall(ex.body, ex.headers);
       await beginTurn(ctx.responses, caller.user.id, call);
       await relayCall(ctx, { call, caller, ex });
     },

@@ -14,7 +14,7 @@ import { listenLocal, parseJsonObject, sendHalfJson, sendJson, sendSse } from '.
  * The case is the `x-mock-case` header, else the model name after `mock-` (model "mock-rate-limited" → rate-limited),
  * else `good`. Cases today: good, no-usage, cached, tool-call, cut (the stream stops mid-event and the socket is
  * destroyed; a JSON request gets half of good.json), bad-request (400), unauthorized (401, also for a wrong key),
- * rate-limited (429 with retry-after), server-error (500).
+ * rate-limited (429 with retry-after), server-error (500). POST /v1/responses/compact answers a compaction (compact()).
  */
 
 export interface ResponsesMockRequest {
@@ -61,7 +61,21 @@ function caseOf(req: ResponsesMockRequest): string {
   return 'good';
 }
 
+/** OpenAI's compaction (POST /v1/responses/compact): the input's user messages, then one compaction item. */
+export const COMPACT_USAGE = { input_tokens: 41, output_tokens: 13, total_tokens: 54 };
+function compact(req: ResponsesMockRequest, res: http.ServerResponse): void {
+  const json = req.json ?? {};
+  if (typeof json.model !== 'string') return sendError(res, openAIError(400, "Missing required parameter: 'model'.", 'model', 'missing_required_parameter'));
+  const input = typeof json.input === 'string' ? [{ role: 'user', content: json.input }] : Array.isArray(json.input) ? (json.input as Array<Record<string, unknown>>) : [];
+  const users = input
+    .filter((item) => item.role === 'user')
+    .map((item) => ({ type: 'message', role: 'user', content: typeof item.content === 'string' ? [{ type: 'input_text', text: item.content }] : item.content }));
+  const output = [...users, { id: 'cmp_0123456789abcdef', type: 'compaction', encrypted_content: 'gAAAAB-openai-sealed-summary' }];
+  send(res, 200, { id: 'resp_0123456789abcdef', object: 'response.compaction', created_at: 1_796_000_000, output, usage: COMPACT_USAGE });
+}
+
 async function handle(mock: ResponsesMock, req: ResponsesMockRequest, res: http.ServerResponse): Promise<void> {
+  if (req.method === 'POST' && req.path === '/v1/responses/compact' && req.headers.authorization === `Bearer ${mock.key}`) return compact(req, res);
   if (req.method !== 'POST' || req.path !== '/v1/responses') {
     return sendError(res, openAIError(404, `Invalid URL (${req.method} ${req.path})`, null, 'unknown_url'));
   }

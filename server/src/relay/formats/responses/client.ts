@@ -1,3 +1,4 @@
+import { compactedResponse } from './compact.js';
 import type { ClientCall } from '../../types.js';
 import type { ChunkEncoder, ClientFormatModule } from '../client.js';
 import type { ChatChunk, ChatCompletion, ChatUsage } from '../openai/chat.js';
@@ -69,6 +70,7 @@ export const responsesClient: ClientFormatModule = {
   toCanonical: (call) => responsesToChat(call.json ?? {}, (call.dropped = [])) as unknown as Record<string, unknown>,
   fromCanonical(answer, call) {
     const response = chatToResponses(answer as unknown as ChatCompletion, echoOf(call), call.turn?.base ?? newIdBase());
+    if (call.compact) return compactedResponse(response as unknown as Record<string, unknown>, call.json ?? {});
     if (call.turn) call.turn.produced = response;
     return response as unknown as Record<string, unknown>;
   },

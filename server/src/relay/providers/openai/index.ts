@@ -1,3 +1,4 @@
+import { compactBody } from '../../formats/responses/compact.js';
 import type { Attempt, Mode, Provider, UpstreamCall, UpstreamRequest, WireFormat } from '../../types.js';
 import { pathSegment } from '../../path-segment.js';
 import { resolveBaseUrl } from '../base-url.js';
@@ -66,6 +67,11 @@ export const openAIProvider: Provider = {
       openAIUrl(resolveBaseUrl(channel), call.mode, up.upstreamModel, up.wire),
     );
     const request = openAIRequest(up, url, {});
+    // Compaction on OpenAI's own endpoint, with the request as the client sent it (formats/responses/compact.ts).
+    if (call.compact && up.wire === 'responses') {
+      request.url = `${url}/compact`;
+      request.body = JSON.stringify(compactBody(call.json ?? {}, up.upstreamModel));
+    }
     request.headers = channelMemo(channel, `headers\n${call.form ? 'form' : 'json'}\n${call.stream}\n${up.key}`, () => {
       const headers: Record<string, string> = { authorization: `Bearer ${up.key}`, ...request.headers };
       if (channel.organization) headers['openai-organization'] = channel.organization;

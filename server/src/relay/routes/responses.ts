@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.js';
 import { authenticateToken } from '../auth.js';
@@ -8,6 +9,7 @@ import { parseCompactCall } from '../formats/responses/compact.js';
 import { STATE, keeperLimitsMB, type Found } from '../formats/responses/store.js';
 import { beginTurn } from '../formats/responses/turn.js';
 import { relayCall } from '../pipeline.js';
+import type { ClientCall } from '../types.js';
 import { unmatchedPathError } from './edge-errors.js';
 import { guarded, type RelayEndpoint } from './endpoint.js';
 
@@ -17,28 +19,21 @@ import { guarded, type RelayEndpoint } from './endpoint.js';
  * responses the gateway keeps for the key's user. Another user's response, or one OpenAI keeps, is not found here.
  */
 
-export const responsesEndpoints: RelayEndpoint[] = [
-  {
-    path: '/v1/responses',
+/** A relayed Responses call: the caller, its call, the references to kept responses resolved, then the relay. */
+function turnEndpoint(path: string, parse: (raw: Buffer | undefined, headers: IncomingHttpHeaders) => ClientCall): RelayEndpoint {
+  return {
+    path,
     format: 'responses',
     async handle(ctx, ex) {
       const caller = await authenticateToken(ctx, ex);
-      const call = parseResponsesCall(ex.body, ex.headers);
+      const call = parse(ex.body, ex.headers);
       await beginTurn(ctx.responses, caller.user.id, call);
       await relayCall(ctx, { call, caller, ex });
     },
-  },
-  {
-    path: '/v1/responses/compact',
-    format: 'responses',
-    async handle(ctx, ex) {
-      const caller = await authenticateToken(ctx, ex);
-      const call = parseCompactCall(ex.body, ex.headers);
-      await beginTurn(ctx.responses, caller.user.id, call);
-      await relayCall(ctx, { call, caller, ex });
-    },
-  },
-];
+  };
+}
+
+export const responsesEndpoints: RelayEndpoint[] = [turnEndpoint('/v1/responses', parseResponsesCall), turnEndpoint('/v1/responses/compact', parseCompactCall)];
 
 const invalid = (message: string, code = 'invalid_request_error') => new RelayError(400, message, code, 'invalid_request_error');
 

@@ -15,7 +15,7 @@ import { ANSWER, carriesFileText, FILE_TEXT, PROMPT, TURN_COSTS, type WireFormat
  */
 
 export interface StandInChannel {
-  /** Channel type (1 OpenAI, 14 Claude, 24 Gemini). */
+  /** Channel type (1 OpenAI, 3 Azure, 14 Claude, 24 Gemini). */
   type: number;
   model: string;
   answer: (req: PlainRequest) => ScriptedAnswer;
@@ -129,4 +129,19 @@ export async function expectToolRoundTrip(
   const byAmount = (a: number, b: number) => a - b;
   expect(logs.map((l) => l.quota).sort(byAmount)).toEqual(owed.sort(byAmount));
   return conversation;
+}
+
+/** The model an Azure channel serves in the agent suites, and the deployment path its calls go to. */
+export const AZURE_MODEL = 'gpt-4.1-mini';
+const AZURE_CHAT = /^\/openai\/deployments\/gpt-41-mini\/chat\/completions\?api-version=[\w-]+$/;
+
+/** Every call an Azure stand-in received since `from` went to its deployment's chat path, with the channel's api-key. */
+export function expectAzureCalls(gw: AgentGateway, upstream: number, from = 0): void {
+  const calls = gw.upstreams[upstream].requests.slice(from);
+  expect(calls.length).toBeGreaterThan(0);
+  for (const call of calls) {
+    expect(call.path).toMatch(AZURE_CHAT);
+    expect(call.headers['api-key']).toBe('sk-stand-in');
+    expect(call.headers.authorization).toBeUndefined();
+  }
 }

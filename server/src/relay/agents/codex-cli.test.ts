@@ -3,9 +3,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentCli } from '../../test/service-catalog.js';
 import { describeWithServices } from '../../test/services.js';
-import { expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
+import { AZURE_MODEL, expectAzureCalls, expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
 import { COMPACTION_REQUEST } from '../formats/responses/compaction.js';
-import { ANSWER, claudeStandIn, geminiStandIn, PROMPT, responsesStandIn, SUMMARY, type WireFormat } from './stand-ins.js';
+import { ANSWER, claudeStandIn, openAIStandIn, geminiStandIn, PROMPT, responsesStandIn, SUMMARY, type WireFormat } from './stand-ins.js';
 
 /*
  * The Codex CLI itself (@openai/codex, pinned in scripts/install-agents.mjs), unmodified and headless (`codex exec`),
@@ -30,6 +30,7 @@ describeWithServices(['codex-cli'], 'the Codex CLI through the gateway', () => {
       { type: 1, model: GPT, answer: responsesStandIn(GPT, READ) },
       { type: 14, model: CLAUDE, answer: claudeStandIn(CLAUDE, READ) },
       { type: 24, model: GEMINI, answer: geminiStandIn(GEMINI, READ) },
+      { type: 3, model: AZURE_MODEL, answer: openAIStandIn(AZURE_MODEL, READ) },
     ]);
     work = scratchFolder('codex-work-');
   }, 120_000);
@@ -53,8 +54,11 @@ describeWithServices(['codex-cli'], 'the Codex CLI through the gateway', () => {
     ['OpenAI', GPT, 0, 'responses'],
     ['Claude', CLAUDE, 1, 'claude'],
     ['Gemini', GEMINI, 2, 'gemini'],
-  ])('runs a tool round trip on the %s channel and prints the answer, each turn billed', { timeout: 120_000 }, async (_name, model, upstream, wire) => {
+    ['Azure', AZURE_MODEL, 3, 'openai'],
+  ])('runs a tool round trip on the %s channel and prints the answer, each turn billed', { timeout: 120_000 }, async (name, model, upstream, wire) => {
+    const from = gw.upstreams[upstream].requests.length;
     const turns = await expectToolRoundTrip(gw, upstream, model, wire, () => codexExec(model));
+    if (name === 'Azure') expectAzureCalls(gw, upstream, from);
     // Codex makes no side calls: the two turns are all, and its own tool was offered.
     expect(turns).toHaveLength(2);
     expect(gw.upstreams[upstream].requests).toHaveLength(2);

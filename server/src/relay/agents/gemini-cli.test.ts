@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentCli } from '../../test/service-catalog.js';
 import { describeWithServices } from '../../test/services.js';
-import { expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
+import { AZURE_MODEL, expectAzureCalls, expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
 import { claudeStandIn, geminiStandIn, openAIStandIn, PROMPT, type WireFormat } from './stand-ins.js';
 
 /*
@@ -30,6 +30,7 @@ describeWithServices(['gemini-cli'], 'Gemini CLI through the gateway', () => {
       { type: 24, model: GEMINI, answer: geminiStandIn(GEMINI, read) },
       { type: 14, model: CLAUDE, answer: claudeStandIn(CLAUDE, read) },
       { type: 1, model: GPT, answer: openAIStandIn(GPT, read) },
+      { type: 3, model: AZURE_MODEL, answer: openAIStandIn(AZURE_MODEL, read) },
     ]);
   }, 120_000);
 
@@ -50,8 +51,11 @@ describeWithServices(['gemini-cli'], 'Gemini CLI through the gateway', () => {
     ['Gemini', GEMINI, 0, 'gemini'],
     ['Claude', CLAUDE, 1, 'claude'],
     ['OpenAI', GPT, 2, 'openai'],
-  ])('runs a tool round trip on the %s channel and prints the answer, each turn billed', { timeout: 120_000 }, async (_name, model, upstream, wire) => {
+    ['Azure', AZURE_MODEL, 3, 'openai'],
+  ])('runs a tool round trip on the %s channel and prints the answer, each turn billed', { timeout: 120_000 }, async (name, model, upstream, wire) => {
+    const from = gw.upstreams[upstream].requests.length;
     await expectToolRoundTrip(gw, upstream, model, wire, () => geminiP(model));
+    if (name === 'Azure') expectAzureCalls(gw, upstream, from);
   });
 
   it('hands its turn to a Gemini channel as sent: its system instruction, tools and generation settings', { timeout: 120_000 }, async () => {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentCli } from '../../test/service-catalog.js';
 import { describeWithServices } from '../../test/services.js';
-import { expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
+import { AZURE_MODEL, expectAzureCalls, expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
 import { claudeStandIn, geminiStandIn, openAIStandIn, PROMPT, type WireFormat } from './stand-ins.js';
 
 /*
@@ -30,6 +30,7 @@ describeWithServices(['opencode-cli'], 'opencode through the gateway', () => {
       { type: 1, model: GPT, answer: openAIStandIn(GPT, read) },
       { type: 14, model: CLAUDE, answer: claudeStandIn(CLAUDE, read) },
       { type: 24, model: GEMINI, answer: geminiStandIn(GEMINI, read) },
+      { type: 3, model: AZURE_MODEL, answer: openAIStandIn(AZURE_MODEL, read) },
     ]);
   }, 120_000);
 
@@ -50,7 +51,7 @@ describeWithServices(['opencode-cli'], 'opencode through the gateway', () => {
             npm: '@ai-sdk/openai-compatible',
             name: 'Switchyard',
             options: { baseURL: `${gw.server.url}/v1`, apiKey: '{env:SWITCHYARD_API_KEY}' },
-            models: Object.fromEntries([GPT, CLAUDE, GEMINI].map((m) => [m, { name: m }])),
+            models: Object.fromEntries([GPT, CLAUDE, GEMINI, AZURE_MODEL].map((m) => [m, { name: m }])),
           },
         },
         permission: { bash: 'deny', edit: 'deny', webfetch: 'deny' },
@@ -64,8 +65,11 @@ describeWithServices(['opencode-cli'], 'opencode through the gateway', () => {
     ['OpenAI', GPT, 0, 'openai'],
     ['Claude', CLAUDE, 1, 'claude'],
     ['Gemini', GEMINI, 2, 'gemini'],
-  ])('runs a tool round trip on the %s channel and prints the answer, each call billed', { timeout: 120_000 }, async (_name, model, upstream, wire) => {
+    ['Azure', AZURE_MODEL, 3, 'openai'],
+  ])('runs a tool round trip on the %s channel and prints the answer, each call billed', { timeout: 120_000 }, async (name, model, upstream, wire) => {
+    const from = gw.upstreams[upstream].requests.length;
     const turns = await expectToolRoundTrip(gw, upstream, model, wire, () => opencodeRun(model));
+    if (name === 'Azure') expectAzureCalls(gw, upstream, from);
     // The title call comes first, without tools; the turns offer opencode's read tool.
     expect(turns.some((t) => t.includes('"name":"read"'))).toBe(true);
   });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import autocannon from 'autocannon';
-import { BENCH, CLK_TCK, HOST, MODEL, UPSTREAM_KEY, cpuTicks, listeningPort, makeTmpDir, pinSelf, setupSwitchyard, startChild, startSwitchyard, cleanup } from './lib/harness.mjs';
+import { BENCH, CHAT_BODIES, CHAT_PATH, CLK_TCK, HOST, UPSTREAM_KEY, cpuTicks, listeningPort, makeTmpDir, pinSelf, setupSwitchyard, startChild, startSwitchyard, cleanup } from './lib/harness.mjs';
 import os from 'node:os';
 const argv = process.argv.slice(2);
 const opt = (n, d) => { const i = argv.indexOf(n); if (i < 0) return d; const v = argv[i + 1]; argv.splice(i, 2); return v; };
@@ -19,8 +19,8 @@ const STRACE = argv.includes('--strace'); const PERF = argv.includes('--perf'); 
 pinSelf();
 makeTmpDir();
 const OUT = os.tmpdir();
-const BODY = MODE === 'nonstream' ? JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], max_tokens: 64 })
-  : JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Count from one to twenty.' }], stream: true, stream_options: { include_usage: true } });
+const BODY = CHAT_BODIES[MODE];
+if (!BODY) throw new Error(`unknown mode ${MODE} (nonstream, stream)`);
 const mock = startChild('mock', [path.join(BENCH, 'mock-upstream.mjs'), '--host', HOST, '--port', '0'], { cpu: 1 });
 const mockUrl = `http://${HOST}:${await listeningPort(mock)}`;
 const minimal = startChild('minimal', [path.join(BENCH, 'minimal-relay.mjs'), '--host', HOST, '--port', '0', '--upstream', mockUrl], { cpu: 0 });
@@ -34,7 +34,7 @@ for (const spec of mains) {
   targets.push({ name: path.basename(m) + (envs.length ? '+' + envs.join(',').slice(-20) : ''), url: s.base, key, pid: s.entry.child.pid });
 }
 await sleep(1500);
-const cannon = (t, amount) => new Promise((res, rej) => autocannon({ url: t.url + '/v1/chat/completions', method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` }, body: BODY, connections: 50, amount, timeout: 10 }, (e, r) => (e ? rej(e) : res(r))));
+const cannon = (t, amount) => new Promise((res, rej) => autocannon({ url: t.url + CHAT_PATH, method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${t.key}` }, body: BODY, connections: 50, amount, timeout: 10 }, (e, r) => (e ? rej(e) : res(r))));
 for (const t of targets) { const r = await cannon(t, 3000); if (r.non2xx) throw new Error(`${t.name} non2xx ${r.non2xx}`); }
 const per = new Map(targets.map((t) => [t.name, []]));
 for (let r = 0; r < ROUNDS; r++) {
@@ -58,4 +58,5 @@ for (const t of targets) {
   console.log(`${t.name.padEnd(28)} median ${med(v).toFixed(1)} µs  min ${Math.min(...v).toFixed(1)}  paired ratio median ${med(ratios).toFixed(3)}  [${v.map((x) => x.toFixed(0)).join(' ')}]`);
 }
 await cleanup();
+// autocannon's agents and the children's pipes keep the loop alive after the children are gone.
 process.exit(0);

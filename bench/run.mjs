@@ -26,7 +26,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, request } from 'undici';
 import autocannon from 'autocannon';
 import {
-  BENCH, CLK_TCK, HOST, MODEL, PINNED, ROOT, UPSTREAM_KEY, cpuTicks, fail, foreignLoadMeter, listeningPort, logTail,
+  BENCH, CHAT_BODIES, CHAT_PATH, CLK_TCK, HOST, PINNED, ROOT, UPSTREAM_KEY, cpuTicks, fail, foreignLoadMeter, listeningPort, logTail,
   machine, makeTmpDir, memKB, pinNote, pinSelf, setupSwitchyard, startChild, startCommand, startSwitchyard, stopChildrenOnExit,
   cleanup, writeResults,
 } from './lib/harness.mjs';
@@ -89,17 +89,8 @@ if (process.platform !== 'linux') fail('needs Linux (/proc for CPU and memory fi
 pinSelf();
 stopChildrenOnExit(RUN_DEADLINE_MS);
 
-const BODIES = {
-  nonstream: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], max_tokens: 64 }),
-  stream: JSON.stringify({
-    model: MODEL,
-    messages: [{ role: 'user', content: 'Say hello in one short sentence.' }],
-    max_tokens: 64,
-    stream: true,
-    stream_options: { include_usage: true },
-  }),
-};
-const PATH = '/v1/chat/completions';
+const BODIES = CHAT_BODIES;
+const PATH = CHAT_PATH;
 
 function headersFor(target) {
   return { 'content-type': 'application/json', authorization: `Bearer ${target.key}` };

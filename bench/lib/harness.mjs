@@ -15,6 +15,18 @@ export const BENCH = path.join(ROOT, 'bench');
 export const HOST = '127.0.0.1';
 export const MODEL = 'gpt-4o-mini';
 export const UPSTREAM_KEY = 'sk-bench-upstream-key';
+/** The chat call every relay benchmark sends, whole and streamed (with usage asked for). */
+export const CHAT_PATH = '/v1/chat/completions';
+export const CHAT_BODIES = {
+  nonstream: JSON.stringify({ model: MODEL, messages: [{ role: 'user', content: 'Say hello in one short sentence.' }], max_tokens: 64 }),
+  stream: JSON.stringify({
+    model: MODEL,
+    messages: [{ role: 'user', content: 'Say hello in one short sentence.' }],
+    max_tokens: 64,
+    stream: true,
+    stream_options: { include_usage: true },
+  }),
+};
 
 /** How `npm start` runs the server: the benchmark starts Switchyard the same way, so it measures what is shipped. */
 export function startCommand() {

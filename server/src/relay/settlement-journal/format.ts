@@ -69,28 +69,27 @@ export const headerLine = (database: string) => `${JSON.stringify({ journal: 1, 
  * third less to write than the object with its keys, and this runs once per relayed call. The log's fields are the
  * columns the settlement writes (LOG_COLUMNS): a column added there is journaled too.
  */
-const LOG_FIELDS = LOG_COLUMNS;
 const HEAD_FIELDS = 8;
 
 export function settlementLine(s: Settlement): string {
   const r = s.reservation;
   const fields: unknown[] = [r.userId, r.tokenId, r.tokenUnlimited, r.amount, r.id ?? null, s.cost, s.channelId, s.countsAsRequest];
   const { log } = s;
-  if (log) for (const name of LOG_FIELDS) fields.push(log[name] ?? null);
+  if (log) for (const name of LOG_COLUMNS) fields.push(log[name] ?? null);
   return `{"t":${JSON.stringify(fields)}}\n`;
 }
 
 /** The settlement of a {"t": [...]} line; null when the fields are not what settlementLine writes. */
 function settlementOfFields(f: unknown): Settlement | null {
   // Fewer log fields: a line of an earlier version, before a column was added (LOG_COLUMNS only grows at its end).
-  if (!Array.isArray(f) || f.length < HEAD_FIELDS || f.length > HEAD_FIELDS + LOG_FIELDS.length) return null;
+  if (!Array.isArray(f) || f.length < HEAD_FIELDS || f.length > HEAD_FIELDS + LOG_COLUMNS.length) return null;
   const [userId, tokenId, tokenUnlimited, amount, id, cost, channelId, countsAsRequest] = f as [number, number, boolean, number, string | null, number, number, boolean];
   const reservation: Settlement['reservation'] = { userId, tokenId, tokenUnlimited, amount };
   if (id !== null) reservation.id = id;
   let log: NewLog | null = null;
   if (f.length > HEAD_FIELDS) {
     const row: Record<string, unknown> = {};
-    LOG_FIELDS.forEach((name, i) => {
+    LOG_COLUMNS.forEach((name, i) => {
       const v: unknown = f[HEAD_FIELDS + i];
       if (v !== null && v !== undefined) row[name] = v;
     });

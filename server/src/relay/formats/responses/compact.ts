@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { bad, parseJsonObject } from '../../calls.js';
 import type { ClientCall } from '../../types.js';
 import { parseResponsesCall } from './call.js';
+import { COMPACTION_TRIGGER } from './compaction.js';
 import { newIdBase, responseId } from './ids.js';
 
 /*
@@ -15,7 +16,7 @@ import { newIdBase, responseId } from './ids.js';
 
 type Obj = Record<string, unknown>;
 
-const TRIGGER = { type: 'compaction_trigger' } as const;
+const TRIGGER = { type: COMPACTION_TRIGGER } as const;
 
 /** The fields of the compact endpoint (OpenAI's reference); the rest of a Responses request is refused. */
 const FIELDS: ReadonlySet<string> = new Set(['model', 'input', 'instructions', 'previous_response_id', 'prompt_cache_key', 'prompt_cache_retention', 'service_tier']);
@@ -35,7 +36,7 @@ export function parseCompactCall(raw: Buffer | undefined, headers: IncomingHttpH
 /** What OpenAI's compact endpoint is sent: the request without the trigger and the fields added for it. */
 export function compactBody(json: Obj, model: string): Obj {
   const { store: _store, stream: _stream, ...rest } = json;
-  const input = Array.isArray(json.input) ? json.input.filter((item) => !(isObj(item) && item.type === TRIGGER.type)) : json.input;
+  const input = Array.isArray(json.input) ? json.input.filter((item) => !(isObj(item) && item.type === COMPACTION_TRIGGER)) : json.input;
   return { ...rest, model, input };
 }
 

@@ -28,10 +28,13 @@ const SUMMARY_OPENING = 'Summary of the conversation so far (earlier turns were 
 
 const PREFIX = 'swy-cmp1.';
 
+/** The input item type with which a client asks for a compaction. */
+export const COMPACTION_TRIGGER = 'compaction_trigger';
+
 /** Whether the request asks for a compaction: its last input item is the trigger. */
 export function isCompactionRequest(req: Obj): boolean {
   const input = req.input;
-  return Array.isArray(input) && input.length > 0 && isObj(input[input.length - 1]) && (input[input.length - 1] as Obj).type === 'compaction_trigger';
+  return Array.isArray(input) && input.length > 0 && isObj(input[input.length - 1]) && (input[input.length - 1] as Obj).type === COMPACTION_TRIGGER;
 }
 
 /** The compaction output item for a summary the upstream wrote. */

@@ -3,7 +3,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentCli } from '../../test/service-catalog.js';
 import { describeWithServices } from '../../test/services.js';
-import { AZURE_MODEL, expectAzureCalls, expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
+import {
+  AZURE_MODEL,
+  BEDROCK_MODEL,
+  expectAzureCalls,
+  expectBedrockCalls,
+  expectToolRoundTrip,
+  expectVertexCalls,
+  runAgent,
+  scratchFolder,
+  startAgentGateway,
+  withScratchHome,
+  type AgentGateway,
+  VERTEX_CLAUDE_MODEL,
+  VERTEX_GEMINI_MODEL,
+} from './agent-gateway.js';
 import { claudeStandIn, geminiStandIn, openAIStandIn, PROMPT, type WireFormat } from './stand-ins.js';
 
 /*
@@ -31,6 +45,9 @@ describeWithServices(['claude-code-cli'], 'Claude Code through the gateway', () 
       { type: 1, model: GPT, answer: openAIStandIn(GPT, read) },
       { type: 24, model: GEMINI, answer: geminiStandIn(GEMINI, read) },
       { type: 3, model: AZURE_MODEL, answer: openAIStandIn(AZURE_MODEL, read) },
+      { type: 33, model: BEDROCK_MODEL, answer: claudeStandIn(BEDROCK_MODEL, read) },
+      { type: 41, model: VERTEX_CLAUDE_MODEL, answer: claudeStandIn(VERTEX_CLAUDE_MODEL, read) },
+      { type: 41, model: VERTEX_GEMINI_MODEL, answer: geminiStandIn(VERTEX_GEMINI_MODEL, read) },
     ]);
   }, 120_000);
 
@@ -50,10 +67,15 @@ describeWithServices(['claude-code-cli'], 'Claude Code through the gateway', () 
     ['OpenAI', GPT, 1, 'openai'],
     ['Gemini', GEMINI, 2, 'gemini'],
     ['Azure', AZURE_MODEL, 3, 'openai'],
+    ['Bedrock', BEDROCK_MODEL, 4, 'claude'],
+    ['Vertex Claude', VERTEX_CLAUDE_MODEL, 5, 'claude'],
+    ['Vertex Gemini', VERTEX_GEMINI_MODEL, 6, 'gemini'],
   ])('runs a tool round trip on the %s channel and prints the answer, each turn billed', { timeout: 120_000 }, async (name, model, upstream, wire) => {
     const from = gw.upstreams[upstream].requests.length;
     await expectToolRoundTrip(gw, upstream, model, wire, () => claudeP(model));
     if (name === 'Azure') expectAzureCalls(gw, upstream, from);
+    if (name === 'Bedrock') expectBedrockCalls(gw, upstream, from);
+    if (name.startsWith('Vertex')) expectVertexCalls(gw, upstream, model, from);
   });
 
   it('hands its turn to a Claude channel as sent: its betas, thinking, context management and session metadata', { timeout: 120_000 }, async () => {

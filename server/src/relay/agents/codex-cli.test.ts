@@ -3,7 +3,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentCli } from '../../test/service-catalog.js';
 import { describeWithServices } from '../../test/services.js';
-import { AZURE_MODEL, expectAzureCalls, expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
+import {
+  AZURE_MODEL,
+  BEDROCK_MODEL,
+  expectAzureCalls,
+  expectBedrockCalls,
+  expectToolRoundTrip,
+  expectVertexCalls,
+  runAgent,
+  scratchFolder,
+  startAgentGateway,
+  withScratchHome,
+  type AgentGateway,
+  VERTEX_CLAUDE_MODEL,
+  VERTEX_GEMINI_MODEL,
+} from './agent-gateway.js';
 import { COMPACTION_REQUEST } from '../formats/responses/compaction.js';
 import { ANSWER, claudeStandIn, openAIStandIn, geminiStandIn, PROMPT, responsesStandIn, SUMMARY, type WireFormat } from './stand-ins.js';
 
@@ -31,6 +45,9 @@ describeWithServices(['codex-cli'], 'the Codex CLI through the gateway', () => {
       { type: 14, model: CLAUDE, answer: claudeStandIn(CLAUDE, READ) },
       { type: 24, model: GEMINI, answer: geminiStandIn(GEMINI, READ) },
       { type: 3, model: AZURE_MODEL, answer: openAIStandIn(AZURE_MODEL, READ) },
+      { type: 33, model: BEDROCK_MODEL, answer: claudeStandIn(BEDROCK_MODEL, READ) },
+      { type: 41, model: VERTEX_CLAUDE_MODEL, answer: claudeStandIn(VERTEX_CLAUDE_MODEL, READ) },
+      { type: 41, model: VERTEX_GEMINI_MODEL, answer: geminiStandIn(VERTEX_GEMINI_MODEL, READ) },
     ]);
     work = scratchFolder('codex-work-');
   }, 120_000);
@@ -55,10 +72,15 @@ describeWithServices(['codex-cli'], 'the Codex CLI through the gateway', () => {
     ['Claude', CLAUDE, 1, 'claude'],
     ['Gemini', GEMINI, 2, 'gemini'],
     ['Azure', AZURE_MODEL, 3, 'openai'],
+    ['Bedrock', BEDROCK_MODEL, 4, 'claude'],
+    ['Vertex Claude', VERTEX_CLAUDE_MODEL, 5, 'claude'],
+    ['Vertex Gemini', VERTEX_GEMINI_MODEL, 6, 'gemini'],
   ])('runs a tool round trip on the %s channel and prints the answer, each turn billed', { timeout: 120_000 }, async (name, model, upstream, wire) => {
     const from = gw.upstreams[upstream].requests.length;
     const turns = await expectToolRoundTrip(gw, upstream, model, wire, () => codexExec(model));
     if (name === 'Azure') expectAzureCalls(gw, upstream, from);
+    if (name === 'Bedrock') expectBedrockCalls(gw, upstream, from);
+    if (name.startsWith('Vertex')) expectVertexCalls(gw, upstream, model, from);
     // Codex makes no side calls: the two turns are all, and its own tool was offered.
     expect(turns).toHaveLength(2);
     expect(gw.upstreams[upstream].requests).toHaveLength(2);

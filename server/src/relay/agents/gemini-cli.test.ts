@@ -3,7 +3,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentCli } from '../../test/service-catalog.js';
 import { describeWithServices } from '../../test/services.js';
-import { AZURE_MODEL, expectAzureCalls, expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
+import {
+  AZURE_MODEL,
+  BEDROCK_MODEL,
+  expectAzureCalls,
+  expectBedrockCalls,
+  expectToolRoundTrip,
+  expectVertexCalls,
+  runAgent,
+  scratchFolder,
+  startAgentGateway,
+  withScratchHome,
+  type AgentGateway,
+  VERTEX_CLAUDE_MODEL,
+  VERTEX_GEMINI_MODEL,
+} from './agent-gateway.js';
 import { claudeStandIn, geminiStandIn, openAIStandIn, PROMPT, type WireFormat } from './stand-ins.js';
 
 /*
@@ -31,6 +45,9 @@ describeWithServices(['gemini-cli'], 'Gemini CLI through the gateway', () => {
       { type: 14, model: CLAUDE, answer: claudeStandIn(CLAUDE, read) },
       { type: 1, model: GPT, answer: openAIStandIn(GPT, read) },
       { type: 3, model: AZURE_MODEL, answer: openAIStandIn(AZURE_MODEL, read) },
+      { type: 33, model: BEDROCK_MODEL, answer: claudeStandIn(BEDROCK_MODEL, read) },
+      { type: 41, model: VERTEX_CLAUDE_MODEL, answer: claudeStandIn(VERTEX_CLAUDE_MODEL, read) },
+      { type: 41, model: VERTEX_GEMINI_MODEL, answer: geminiStandIn(VERTEX_GEMINI_MODEL, read) },
     ]);
   }, 120_000);
 
@@ -52,10 +69,15 @@ describeWithServices(['gemini-cli'], 'Gemini CLI through the gateway', () => {
     ['Claude', CLAUDE, 1, 'claude'],
     ['OpenAI', GPT, 2, 'openai'],
     ['Azure', AZURE_MODEL, 3, 'openai'],
+    ['Bedrock', BEDROCK_MODEL, 4, 'claude'],
+    ['Vertex Claude', VERTEX_CLAUDE_MODEL, 5, 'claude'],
+    ['Vertex Gemini', VERTEX_GEMINI_MODEL, 6, 'gemini'],
   ])('runs a tool round trip on the %s channel and prints the answer, each turn billed', { timeout: 120_000 }, async (name, model, upstream, wire) => {
     const from = gw.upstreams[upstream].requests.length;
     await expectToolRoundTrip(gw, upstream, model, wire, () => geminiP(model));
     if (name === 'Azure') expectAzureCalls(gw, upstream, from);
+    if (name === 'Bedrock') expectBedrockCalls(gw, upstream, from);
+    if (name.startsWith('Vertex')) expectVertexCalls(gw, upstream, model, from);
   });
 
   it('hands its turn to a Gemini channel as sent: its system instruction, tools and generation settings', { timeout: 120_000 }, async () => {

@@ -3,7 +3,21 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { agentCli } from '../../test/service-catalog.js';
 import { describeWithServices } from '../../test/services.js';
-import { AZURE_MODEL, expectAzureCalls, expectToolRoundTrip, runAgent, scratchFolder, startAgentGateway, withScratchHome, type AgentGateway } from './agent-gateway.js';
+import {
+  AZURE_MODEL,
+  BEDROCK_MODEL,
+  expectAzureCalls,
+  expectBedrockCalls,
+  expectToolRoundTrip,
+  expectVertexCalls,
+  runAgent,
+  scratchFolder,
+  startAgentGateway,
+  withScratchHome,
+  type AgentGateway,
+  VERTEX_CLAUDE_MODEL,
+  VERTEX_GEMINI_MODEL,
+} from './agent-gateway.js';
 import { claudeStandIn, geminiStandIn, openAIStandIn, PROMPT, type WireFormat } from './stand-ins.js';
 
 /*
@@ -31,6 +45,9 @@ describeWithServices(['opencode-cli'], 'opencode through the gateway', () => {
       { type: 14, model: CLAUDE, answer: claudeStandIn(CLAUDE, read) },
       { type: 24, model: GEMINI, answer: geminiStandIn(GEMINI, read) },
       { type: 3, model: AZURE_MODEL, answer: openAIStandIn(AZURE_MODEL, read) },
+      { type: 33, model: BEDROCK_MODEL, answer: claudeStandIn(BEDROCK_MODEL, read) },
+      { type: 41, model: VERTEX_CLAUDE_MODEL, answer: claudeStandIn(VERTEX_CLAUDE_MODEL, read) },
+      { type: 41, model: VERTEX_GEMINI_MODEL, answer: geminiStandIn(VERTEX_GEMINI_MODEL, read) },
     ]);
   }, 120_000);
 
@@ -51,7 +68,7 @@ describeWithServices(['opencode-cli'], 'opencode through the gateway', () => {
             npm: '@ai-sdk/openai-compatible',
             name: 'Switchyard',
             options: { baseURL: `${gw.server.url}/v1`, apiKey: '{env:SWITCHYARD_API_KEY}' },
-            models: Object.fromEntries([GPT, CLAUDE, GEMINI, AZURE_MODEL].map((m) => [m, { name: m }])),
+            models: Object.fromEntries([GPT, CLAUDE, GEMINI, AZURE_MODEL, BEDROCK_MODEL, VERTEX_CLAUDE_MODEL, VERTEX_GEMINI_MODEL].map((m) => [m, { name: m }])),
           },
         },
         permission: { bash: 'deny', edit: 'deny', webfetch: 'deny' },
@@ -66,10 +83,15 @@ describeWithServices(['opencode-cli'], 'opencode through the gateway', () => {
     ['Claude', CLAUDE, 1, 'claude'],
     ['Gemini', GEMINI, 2, 'gemini'],
     ['Azure', AZURE_MODEL, 3, 'openai'],
+    ['Bedrock', BEDROCK_MODEL, 4, 'claude'],
+    ['Vertex Claude', VERTEX_CLAUDE_MODEL, 5, 'claude'],
+    ['Vertex Gemini', VERTEX_GEMINI_MODEL, 6, 'gemini'],
   ])('runs a tool round trip on the %s channel and prints the answer, each call billed', { timeout: 120_000 }, async (name, model, upstream, wire) => {
     const from = gw.upstreams[upstream].requests.length;
     const turns = await expectToolRoundTrip(gw, upstream, model, wire, () => opencodeRun(model));
     if (name === 'Azure') expectAzureCalls(gw, upstream, from);
+    if (name === 'Bedrock') expectBedrockCalls(gw, upstream, from);
+    if (name.startsWith('Vertex')) expectVertexCalls(gw, upstream, model, from);
     // The title call comes first, without tools; the turns offer opencode's read tool.
     expect(turns.some((t) => t.includes('"name":"read"'))).toBe(true);
   });

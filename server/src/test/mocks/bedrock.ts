@@ -47,6 +47,8 @@ import { serveMock } from './local-server.js';
  *   frame mid-stream; 424 ModelErrorException when not streamed).
  * errors/: validation 400, invalid-signature 403, throttling 429 (each with its x-amzn-errortype header).
  * The string {{model}} in a fixture becomes the Anthropic model name behind the Bedrock id.
+ *
+ * With `script`, a streamed call is answered with the events the script gives for it, framed the same way.
  */
 
 export interface BedrockMockOptions {
@@ -57,6 +59,11 @@ export interface BedrockMockOptions {
   sessionToken?: string;
   /** Pause before each streamed frame (ms). */
   eventDelayMs?: number;
+  /**
+   * Answers each streamed call with these Claude stream events (SSE blocks, as in an invoke/<case>.sse file) instead
+   * of the case its model id names, after the same checks: a test's own turns behind Bedrock's signature.
+   */
+  script?: (rec: MockRequest) => string[];
 }
 
 export interface BedrockMock extends FixtureServer {
@@ -450,6 +457,11 @@ async function handle(mock: BedrockMock, folders: Folders, rec: MockRequest, res
   if (op[2] === 'count-tokens') return countTokens(res, rec, modelId);
   const invalid = invalidBody(rec);
   if (invalid) return refuse(res, rec, invalid);
+  const { script } = mock.options;
+  if (script && op[2] === 'invoke-with-response-stream') {
+    rec.case = 'script';
+    return sendEventStream(res, rec, bedrockFrames(script(rec), anthropicModelName(modelId)), false, mock.options.eventDelayMs ?? 0);
+  }
 
   const c = findCase(caseOfModel(modelId), [folders.invoke, folders.errors]);
   if (!c) return refuse(res, rec, { status: 400, type: 'ValidationException', message: 'The provided model identifier is invalid.' });

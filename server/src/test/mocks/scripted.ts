@@ -30,10 +30,15 @@ function frame(event: string | object): string {
   return `data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`;
 }
 
+/** The bytes of a scripted SSE answer. */
+export function sseText(events: Array<string | object>): string {
+  return events.map(frame).join('');
+}
+
 function answer(res: http.ServerResponse, a: ScriptedAnswer): void {
   if (a.sse) {
     res.writeHead(a.status ?? 200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...a.headers });
-    res.end(a.sse.map(frame).join(''));
+    res.end(sseText(a.sse));
     return;
   }
   sendJson(res, a.status ?? 200, JSON.stringify(a.json ?? {}), a.headers);

@@ -28,7 +28,8 @@ import { listenLocal, parseJsonObject, sendJson, sendPieces, sleep } from './loc
  * common/<case>.json. The case is the model name's `mock-<case>` part ("claude-mock-tools@20250101" → tools,
  * "gemini-mock-429" → 429), or the `x-mock-case` header, else "good". A streamed call is answered with <case>.sse
  * when it exists, else <case>.json; a .json fixture is {"status", "body"}. Cases named cut* write their bytes and
- * then drop the connection without ending the response.
+ * then drop the connection without ending the response. With `script`, a streamed call is answered with the SSE text
+ * the script gives for it instead.
  */
 
 const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../fixtures/vertex');
@@ -61,6 +62,8 @@ export interface VertexMockOptions {
   locations?: string[];
   /** Lifetime of issued access tokens, seconds (Google's is 3599). */
   tokenLifetime?: number;
+  /** The SSE text each streamed model call is answered with instead of a fixture, after the same checks. */
+  script?: (req: VertexMockRequest) => string;
 }
 
 export interface VertexMockRequest {
@@ -234,6 +237,7 @@ async function handleModel(mock: VertexMock, opts: VertexMockOptions, req: Verte
     return googleError(res, 400, 'INVALID_ARGUMENT', 'Unable to submit request because it has an empty contents field.');
   }
   if (action.count) return send(res, 200, { totalTokens: VERTEX_MOCK_COUNTS.google });
+  if (opts.script && action.stream) return writeStream(res, Buffer.from(opts.script(req), 'utf8'), false);
   const name = caseOf(model, req.headers['x-mock-case']);
   const fixture = fixtureFor(publisher, name, action.stream);
   if (!fixture) return googleError(res, 404, 'NOT_FOUND', `Publisher Model \`${resource}\` not found.`);

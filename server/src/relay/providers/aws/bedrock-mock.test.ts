@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type BedrockMock, type SigV4Input, sigV4, startBedrockMock } from '../../../test/mocks/bedrock.js';
 import { parseAwsKey } from './key.js';
 import { signBedrockRequest } from './request.js';
+import { bedrockEventStreamToSse } from './stream.js';
 
 /*
  * The mock's own SigV4 verifier, checked against AWS's published Signature Version 4 test suite (credentials
@@ -166,5 +167,54 @@ describe('the Bedrock mock refuses what Bedrock refuses', () => {
     const r = await send(good, { model: 'mock-no-such-case' });
     expect(r.status).toBe(400);
     expect(r.json.message).toBe('The provided model identifier is invalid.');
+  });
+});
+
+describe('the Bedrock mock with a script', () => {
+  const creds = { accessKeyId: 'AKIAMOCKBEDROCK00002', secretAccessKey: 'mock/secret+key/1111111111111111111111', region: 'us-east-1' };
+  const key = parseAwsKey(`${creds.accessKeyId}|${creds.secretAccessKey}|${creds.region}`);
+  const body = JSON.stringify({ anthropic_version: 'bedrock-2023-05-31', max_tokens: 64, messages: [{ role: 'user', content: 'hi' }] });
+  const events = [
+    'event: message_start\ndata: {"type":"message_start","message":{"usage":{"input_tokens":5,"output_tokens":1}}}',
+    'event: message_delta\ndata: {"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}',
+    'event: message_stop\ndata: {"type":"message_stop"}',
+  ];
+  let mock: BedrockMock;
+  const scripted: string[] = [];
+
+  beforeAll(async () => {
+    mock = await startBedrockMock({
+      ...creds,
+      script: (rec) => {
+        scripted.push(String(rec.json?.max_tokens));
+        return events;
+      },
+    });
+  });
+  afterAll(() => mock.close());
+
+  async function send(stream: boolean, tamper = false) {
+    const target = `${mock.url}/model/${encodeURIComponent('anthropic.claude-3-haiku-20240307-v1:0')}/${stream ? 'invoke-with-response-stream' : 'invoke'}`;
+    const headers = await signBedrockRequest(target, { 'content-type': 'application/json' }, body, key);
+    if (tamper) headers.authorization = headers.authorization.replace(/Signature=([0-9a-f])/, (_m, c: string) => `Signature=${c === '0' ? '1' : '0'}`);
+    const res = await request(target, { method: 'POST', headers, body });
+    return { status: res.statusCode, bytes: Buffer.from(await res.body.arrayBuffer()) };
+  }
+
+  it('answers a signed stream call with the events of its script, framed as Bedrock frames them', async () => {
+    const r = await send(true);
+    expect(r.status).toBe(200);
+    const sse = bedrockEventStreamToSse()(r.bytes).toString('utf8');
+    expect(sse).toContain('"stop_reason":"end_turn"');
+    expect(sse).toContain('"amazon-bedrock-invocationMetrics":{"inputTokenCount":5,"outputTokenCount":3');
+    expect(scripted).toEqual(['64']);
+  });
+
+  it('still refuses a bad signature, and answers a call not streamed from its fixtures', async () => {
+    expect((await send(true, true)).status).toBe(403);
+    const plain = await send(false);
+    expect(plain.status).toBe(200);
+    expect(JSON.parse(plain.bytes.toString('utf8'))).toMatchObject({ type: 'message', model: 'claude-3-haiku-20240307' });
+    expect(scripted).toHaveLength(1);
   });
 });

@@ -325,3 +325,43 @@ describe('access tokens against the mock', () => {
     expect(elsewhere.status).toBe(403);
   });
 });
+
+describe('the mock with a script', () => {
+  const SCRIPTED = 'data: {"candidates":[{"content":{"role":"model","parts":[{"text":"scripted"}]},"finishReason":"STOP"}]}\n\n';
+  let scripted: VertexMock;
+  const seen: string[] = [];
+
+  beforeAll(async () => {
+    scripted = await startVertexMock({
+      publicKeyPem: account.publicKeyPem,
+      clientEmail: account.clientEmail,
+      projectId: account.projectId,
+      script: (req) => {
+        seen.push(req.path);
+        return SCRIPTED;
+      },
+    });
+  });
+  afterAll(() => scripted.close());
+
+  const over = () => ({ key: account.key(`${scripted.url}/token`), baseUrl: scripted.url });
+
+  it('answers a stream call with the SSE text of its script, after the token checks', async () => {
+    const req = await provider.build(upstream('gemini-2.5-flash', true, over()));
+    const answer = await send(req);
+    expect(answer.status).toBe(200);
+    expect(answer.body.toString('utf8')).toBe(SCRIPTED);
+    expect(seen).toEqual(['/v1/projects/relay-project/locations/us-east5/publishers/google/models/gemini-2.5-flash:streamGenerateContent?alt=sse']);
+    const forged = await send({ ...req, headers: { ...req.headers, authorization: 'Bearer ya29.forged' } });
+    expect(forged.status).toBe(401);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('answers a call not streamed from its fixtures', async () => {
+    const answer = await send(await provider.build(upstream('gemini-2.5-flash', false, over())));
+    expect(answer.status).toBe(200);
+    const done = geminiToChatCompletion(JSON.parse(answer.body.toString('utf8')) as GeminiResponse, 'gemini-2.5-flash');
+    expect(done.choices[0].message.content).toBe('Hello from Gemini on Vertex.');
+    expect(seen).toHaveLength(1);
+  });
+});

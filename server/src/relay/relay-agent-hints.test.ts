@@ -135,7 +135,7 @@ describe.each(testDatabases(['sqlite']))('coding agents’ hint fields on conver
       expect(res.status).toBe(200);
       const body = (await res.json()) as { output: Array<{ type: string; content?: Array<{ text: string }> }> };
       expect(body.output.find((o) => o.type === 'message')?.content?.[0].text).toBe('a.txt');
-      expect(dropped(res).sort()).toEqual(['client_metadata', 'include', 'prompt_cache_key', 'store', 'text.verbosity', 'tools[].type=web_search', ...alsoDropped].sort());
+      expect(dropped(res).sort()).toEqual(['client_metadata', 'prompt_cache_key', 'store', 'text.verbosity', 'tools[].type=web_search', ...alsoDropped].sort());
       const sent = JSON.stringify(upstream().last());
       for (const word of ['web_search', 'verbosity', 'client_metadata', 'prompt_cache_key']) expect(sent).not.toContain(word);
       expect(sent).toContain('shell');

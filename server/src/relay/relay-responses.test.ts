@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testDatabases } from '../test/databases.js';
 import { DEFAULT_CHUNKS, MOCK_USAGE, startMockOpenAI, type MockOpenAI } from '../test/mock-openai.js';
 import { CLAUDE_MOCK_KEY, startClaudeMock, type ClaudeMock } from '../test/mocks/claude.js';
+import { GEMINI_MOCK_KEY, startGeminiMock, type GeminiMock } from '../test/mocks/gemini.js';
 import { COMPACT_USAGE, startResponsesMock, type ResponsesMock } from '../test/mocks/openai-responses.js';
 import { COMPACTION_REQUEST, compactedSummary } from './formats/responses/compaction.js';
 import { startRelay, type RelayFixture } from '../test/relay-fixture.js';
@@ -32,6 +33,9 @@ const CHAT = 'gpt-4o-compat';
 const CLAUDE = 'claude-haiku-4-5';
 const CLAUDE_TOOL = 'claude-mock-tool-use';
 const CLAUDE_CACHE = 'claude-mock-cache-usage';
+const CLAUDE_THINKING = 'claude-mock-thinking-tool-use';
+/** Converted, Gemini channel (type 24): a function call that carries a thought signature. */
+const GEMINI_CALL = 'gemini-mock-function-call';
 
 const PRICES: Record<string, Price> = {
   [RESP]: { ratio: 0.2, completion: 4 },
@@ -45,6 +49,8 @@ const PRICES: Record<string, Price> = {
   [CLAUDE]: { ratio: 1.5, completion: 5 },
   [CLAUDE_TOOL]: { ratio: 1.5, completion: 5 },
   [CLAUDE_CACHE]: { ratio: 1.5, completion: 5 },
+  [CLAUDE_THINKING]: { ratio: 1.5, completion: 5 },
+  [GEMINI_CALL]: { ratio: 0.5, completion: 4 },
 };
 
 /** Cache-read ratios the bills must use: the CacheRatio option, else the family's built-in one (Claude: 0.1). */
@@ -67,6 +73,7 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
   let responses: ResponsesMock;
   let chat: MockOpenAI;
   let claude: ClaudeMock;
+  let gemini: GeminiMock;
   let client: OpenAI;
   /** Bodies the SDK put on the wire, in order. */
   const sent: string[] = [];
@@ -83,13 +90,14 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
   }
 
   beforeAll(async () => {
-    [responses, chat, claude] = await Promise.all([startResponsesMock(), startMockOpenAI(), startClaudeMock()]);
+    [responses, chat, claude, gemini] = await Promise.all([startResponsesMock(), startMockOpenAI(), startClaudeMock(), startGeminiMock()]);
     f = await startRelay(database);
     await setPrices(f, PRICES);
     const passthrough = [RESP, RESP_TOOL, RESP_CACHED, RESP_NO_USAGE, RESP_CUT, RESP_BAD, RESP_LIMITED];
     await f.channel({ type: 1, base_url: responses.url, key: responses.key, models: passthrough.join(','), auto_ban: 0 });
     await f.channel({ type: 8, base_url: chat.url, key: chat.key, models: CHAT, auto_ban: 0 });
-    await f.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: [CLAUDE, CLAUDE_TOOL, CLAUDE_CACHE].join(','), auto_ban: 0 });
+    await f.channel({ type: 14, base_url: claude.url, key: CLAUDE_MOCK_KEY, models: [CLAUDE, CLAUDE_TOOL, CLAUDE_CACHE, CLAUDE_THINKING].join(','), auto_ban: 0 });
+    await f.channel({ type: 24, base_url: gemini.url, key: GEMINI_MOCK_KEY, models: GEMINI_CALL, auto_ban: 0 });
     const { key } = await f.token();
     client = new OpenAI({
       apiKey: key,
@@ -105,7 +113,7 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
 
   afterAll(async () => {
     await f.close();
-    await Promise.all([responses, chat, claude].map((m) => m.close()));
+    await Promise.all([responses, chat, claude, gemini].map((m) => m.close()));
   });
 
   describe('OpenAI channel (passthrough)', () => {
@@ -433,6 +441,49 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
       expect(JSON.parse(call!.arguments)).toEqual({ city: 'Paris', unit: 'celsius' });
     });
 
+    it('keeps a stateless client’s thinking through a tool loop: sealed in encrypted_content, sent back to Claude signed', async () => {
+      const signed = JSON.parse(readFileSync(new URL('../test/fixtures/claude/messages/thinking-tool-use.json', import.meta.url), 'utf8')).body.content[0];
+      const params = {
+        model: CLAUDE_THINKING,
+        tools: [weatherTool],
+        store: false,
+        include: ['reasoning.encrypted_content' as const],
+        reasoning: { effort: 'medium' as const },
+        max_output_tokens: 8192,
+      };
+      const ask = { role: 'user' as const, content: 'Weather in Paris?' };
+      for (const stream of [false, true]) {
+        const { result: first } = await expectBill(CLAUDE_THINKING, { prompt: 380, completion: 92 }, () =>
+          stream ? client.responses.stream({ ...params, input: [ask] }).finalResponse() : client.responses.create({ ...params, input: [ask] }),
+        );
+        expect(upstream().json!.thinking).toMatchObject({ type: 'enabled' });
+        const reasoning = first.output.find((o) => o.type === 'reasoning')!;
+        expect(reasoning.encrypted_content).toMatch(/^sy1\./);
+        expect(JSON.stringify(first)).not.toContain(signed.signature);
+        const call = first.output.find((o) => o.type === 'function_call')!;
+        const result = { type: 'function_call_output' as const, call_id: call.call_id, output: '18°C, sunny' };
+
+        const { response } = await client.responses.create({ ...params, input: [ask, ...first.output, result] as OpenAI.Responses.ResponseInput }).withResponse();
+        expect(response.headers.get('x-switchyard-dropped')).toBe('store');
+        const body = upstream().json!;
+        expect(body.thinking).toMatchObject({ type: 'enabled' });
+        const messages = body.messages as Array<{ role: string; content: Array<Record<string, unknown>> }>;
+        expect(messages[1].content[0]).toEqual(signed);
+        expect(messages[1].content[1]).toMatchObject({ type: 'text' });
+        expect(messages[1].content[2]).toMatchObject({ type: 'tool_use', id: call.call_id });
+      }
+
+      // A blob that does not open is read as its summary: Claude gets no unsigned thinking, and the turn no thinking.
+      const first = await client.responses.create({ ...params, input: [ask] });
+      const altered = first.output.map((o) => (o.type === 'reasoning' ? { ...o, encrypted_content: o.encrypted_content!.slice(0, -4) + 'AAAA' } : o));
+      const call = first.output.find((o) => o.type === 'function_call')!;
+      const next = [ask, ...altered, { type: 'function_call_output', call_id: call.call_id, output: '18°C' }] as OpenAI.Responses.ResponseInput;
+      const { response } = await client.responses.create({ ...params, input: next }).withResponse();
+      expect(response.headers.get('x-switchyard-dropped')).toBe('store,reasoning.effort');
+      expect(upstream().json).not.toHaveProperty('thinking');
+      expect(((upstream().json!.messages as Array<{ content: Array<{ type: string }> }>)[1].content).map((b) => b.type)).toEqual(['text', 'tool_use']);
+    });
+
     it('bills cache reads at the cache ratio and cache writes at 1.25x', async () => {
       const tokens = { prompt: 8 + 3400 + 1200, completion: 7, cached: 3400, created: 1200 };
       const { result, other } = await expectBill(CLAUDE_CACHE, tokens, () => client.responses.create({ model: CLAUDE_CACHE, input: 'hi' }));
@@ -444,6 +495,26 @@ describe.each(testDatabases(['sqlite']))('the Responses API on $name', (database
       const { response } = await client.responses.create({ model: CLAUDE, input: 'hi', tools: [{ type: 'web_search_preview' }] }).withResponse();
       expect(response.headers.get('x-switchyard-dropped')).toBe('tools[].type=web_search_preview');
       expect(upstream().json).not.toHaveProperty('tools');
+    });
+  });
+
+  describe('Gemini channel (converted to generateContent)', () => {
+    it('gives a stateless client the thought signature sealed and sends it back on the function call', async () => {
+      const answer = JSON.parse(readFileSync(new URL('../test/fixtures/gemini/generateContent/function-call.json', import.meta.url), 'utf8'));
+      const signature = (answer.body.candidates[0].content.parts as Array<{ thoughtSignature?: string }>).find((p) => p.thoughtSignature)!.thoughtSignature!;
+      const params = { model: GEMINI_CALL, tools: [weatherTool], store: false, include: ['reasoning.encrypted_content' as const] };
+      const ask = { role: 'user' as const, content: 'Weather in Paris?' };
+      for (const stream of [false, true]) {
+        const first = stream ? await client.responses.stream({ ...params, input: [ask] }).finalResponse() : await client.responses.create({ ...params, input: [ask] });
+        const types = first.output.map((o) => o.type);
+        expect(types.indexOf('reasoning')).toBeLessThan(types.indexOf('function_call'));
+        expect(JSON.stringify(first)).not.toContain(signature);
+        const call = first.output.find((o) => o.type === 'function_call') as OpenAI.Responses.ResponseFunctionToolCall;
+        await client.responses.create({ ...params, input: [ask, ...first.output, { type: 'function_call_output', call_id: call.call_id, output: '18°C' }] as OpenAI.Responses.ResponseInput });
+        const contents = gemini.requests.at(-1)!.json!.contents as Array<{ role: string; parts: Array<Record<string, unknown>> }>;
+        expect(contents[1].role).toBe('model');
+        expect(contents[1].parts.find((p) => p.functionCall)).toMatchObject({ functionCall: { name: 'get_weather' }, thoughtSignature: signature });
+      }
     });
   });
 

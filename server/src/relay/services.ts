@@ -5,6 +5,7 @@ import type { Database } from '../db/schema.js';
 import { ChannelBreaker } from './breaker.js';
 import { InFlightCalls } from './in-flight.js';
 import { setClientStallTimeout } from './respond.js';
+import { configureReasoningSeal } from './formats/responses/sealed-reasoning.js';
 import { QuotaGate } from './quota-gate.js';
 import { Settler, type SettlementRecord } from './settler.js';
 import { createUpstreamClient, type UpstreamClient } from './upstream.js';
@@ -40,6 +41,7 @@ export function createRelayServices(
     http2: config.upstreamHttp2,
   });
   setClientStallTimeout(config.clientStallTimeoutSeconds * 1000);
+  configureReasoningSeal(config.sessionSecret);
   const settler = new Settler(db, log, config.settlementIntervalMs);
   settler.record = record;
   settler.maxPending = config.settlementMaxPending;

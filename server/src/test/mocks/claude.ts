@@ -28,7 +28,7 @@ import { serveMock, waitUnlessGone } from './local-server.js';
  * A route's own folder is searched first (messages/, count_tokens/), then errors/ (which applies to every route);
  * a case that exists only for another route answers with this route's default (count_tokens of "mock-tool-use").
  *
- * messages/: default, tool-use, thinking-signature, cache-usage, max-tokens, no-usage, stream-error (SSE error event
+ * messages/: default, tool-use, thinking-signature, thinking-tool-use, cache-usage, max-tokens, no-usage, stream-error (SSE error event
  *   mid-stream; 529 when not streamed), cut (the socket is destroyed before message_stop / half-way through the JSON),
  *   malformed (JSON that does not parse / an event whose data does not parse).
  * Timing faults are the mock's options: `headDelayMs` (late first byte), `stallAfter` (silence mid-answer).

@@ -2,6 +2,7 @@ import type { ChatChunk, ChatUsage } from '../openai/chat.js';
 import { compactionItem, isCompactionRequest } from './compaction.js';
 import { callItem, endingOf, requestModel, responseShell, responsesUsage } from './from-chat.js';
 import { itemId, responseId } from './ids.js';
+import { sealReasoning, wantsSealedReasoning } from './sealed-reasoning.js';
 import { customInput, toolOrigins, type ToolOrigin } from './tool-names.js';
 import type {
   ItemStatus,
@@ -17,8 +18,13 @@ import type {
 type ToolDelta = NonNullable<ChatChunk['choices'][number]['delta']['tool_calls']>[number];
 type Obj = Record<string, unknown>;
 
-/** The reasoning or message item being written, and for a message the content part being written in it. */
-type Open = { kind: 'reasoning'; index: number; item: ResponsesReasoningItem } | { kind: 'message'; index: number; item: ResponsesMessageItem; part: number };
+/**
+ * The reasoning or message item being written: for reasoning the upstream's signatures of its thinking, for a
+ * message the content part being written in it.
+ */
+type Open =
+  | { kind: 'reasoning'; index: number; item: ResponsesReasoningItem; signatures: string[] }
+  | { kind: 'message'; index: number; item: ResponsesMessageItem; part: number };
 /** A call being written; a custom tool's stand-in arguments are kept whole in `args` until its input can be read. */
 type Call = { index: number; item: ResponsesFunctionCallItem | ResponsesCustomToolCallItem; args: string };
 
@@ -53,6 +59,8 @@ export class ChatToResponsesStream {
   /** A compaction (compaction.ts): the text is the summary, sent as one compaction item when the answer ends. */
   private readonly compacting: boolean;
   private summary = '';
+  /** The request asks for reasoning items to carry their thinking sealed (sealed-reasoning.ts). */
+  private readonly sealing: boolean;
 
   /**
    * req is the client's Responses request (its settings are echoed); model is the name reported to the client; base
@@ -64,6 +72,7 @@ export class ChatToResponsesStream {
     private readonly base: string,
   ) {
     this.compacting = isCompactionRequest(req);
+    this.sealing = wantsSealedReasoning(req);
   }
 
   push(chunk: ChatChunk): string {
@@ -79,6 +88,7 @@ export class ChatToResponsesStream {
       return out;
     }
     if (d.reasoning_content) out += this.reasoning(d.reasoning_content);
+    if (d.reasoning_signature && this.sealing) out += this.signature(d.reasoning_signature);
     if (d.content) out += this.text('output_text', d.content);
     const refusal = (d as { refusal?: unknown }).refusal;
     if (typeof refusal === 'string' && refusal) out += this.text('refusal', refusal);
@@ -147,19 +157,30 @@ export class ChatToResponsesStream {
   }
 
   private reasoning(delta: string): string {
-    let out = '';
-    if (this.open?.kind !== 'reasoning') {
-      out += this.closeOpen('completed') + this.closeCalls('completed');
-      const index = this.output.length;
-      const item: ResponsesReasoningItem = { id: itemId('rs', this.base, index), type: 'reasoning', summary: [] };
-      out += this.addItem(item);
+    let out = this.openReasoning();
+    const { index, item } = this.open as Extract<Open, { kind: 'reasoning' }>;
+    if (item.summary.length === 0) {
       item.summary.push({ type: 'summary_text', text: '' });
       out += this.event({ type: 'response.reasoning_summary_part.added', item_id: item.id, output_index: index, summary_index: 0, part: { type: 'summary_text', text: '' } });
-      this.open = { kind: 'reasoning', index, item };
     }
-    const { index, item } = this.open as Extract<Open, { kind: 'reasoning' }>;
     item.summary[0].text += delta;
     return out + this.event({ type: 'response.reasoning_summary_text.delta', item_id: item.id, output_index: index, summary_index: 0, delta });
+  }
+
+  /** A signature of the thinking being written; one that comes with none written (Gemini's) opens its own item. */
+  private signature(signature: string): string {
+    const out = this.openReasoning();
+    (this.open as Extract<Open, { kind: 'reasoning' }>).signatures.push(signature);
+    return out;
+  }
+
+  private openReasoning(): string {
+    if (this.open?.kind === 'reasoning') return '';
+    const out = this.closeOpen('completed') + this.closeCalls('completed');
+    const index = this.output.length;
+    const item: ResponsesReasoningItem = { id: itemId('rs', this.base, index), type: 'reasoning', summary: [] };
+    this.open = { kind: 'reasoning', index, item, signatures: [] };
+    return out + this.addItem(item);
   }
 
   private text(kind: 'output_text' | 'refusal', delta: string): string {
@@ -232,9 +253,13 @@ export class ChatToResponsesStream {
     let out = '';
     if (open.kind === 'reasoning') {
       const part = open.item.summary[0];
-      const located = { item_id: open.item.id, output_index: open.index, summary_index: 0 };
-      out += this.event({ type: 'response.reasoning_summary_text.done', ...located, text: part.text });
-      out += this.event({ type: 'response.reasoning_summary_part.done', ...located, part });
+      if (part) {
+        const located = { item_id: open.item.id, output_index: open.index, summary_index: 0 };
+        out += this.event({ type: 'response.reasoning_summary_text.done', ...located, text: part.text });
+        out += this.event({ type: 'response.reasoning_summary_part.done', ...located, part });
+      }
+      // A signature holds for its own block's text: thinking of several blocks run together cannot go back.
+      if (open.signatures.length === 1) open.item.encrypted_content = sealReasoning({ text: part?.text ?? '', signature: open.signatures[0] });
     } else {
       out += this.closePart(open);
       open.item.status = status;

@@ -2,8 +2,17 @@ import type { ChatCompletion, ChatUsage } from '../openai/chat.js';
 import { normalizeFinishReason } from '../openai/finish-reason.js';
 import { compactionItem, isCompactionRequest } from './compaction.js';
 import { itemId, responseId } from './ids.js';
+import { sealReasoning, wantsSealedReasoning } from './sealed-reasoning.js';
 import { customInput, toolOrigins, type ToolOrigin } from './tool-names.js';
-import type { ItemStatus, ResponseObject, ResponsesOutputItem, ResponsesOutputText, ResponsesRefusal, ResponsesUsage } from './types.js';
+import type {
+  ItemStatus,
+  ResponseObject,
+  ResponsesOutputItem,
+  ResponsesOutputText,
+  ResponsesReasoningItem,
+  ResponsesRefusal,
+  ResponsesUsage,
+} from './types.js';
 
 export { ChatToResponsesStream } from './from-chat-stream.js';
 
@@ -104,8 +113,12 @@ export function chatToResponses(completion: ChatCompletion, req: Obj, base: stri
     return { ...shell, ...ending, output: [compactionItem(base, summary)], usage: responsesUsage(completion.usage) };
   }
 
-  if (msg?.reasoning_content) {
-    output.push({ id: itemId('rs', base, output.length), type: 'reasoning', summary: [{ type: 'summary_text', text: msg.reasoning_content }] });
+  const signature = wantsSealedReasoning(req) ? msg?.reasoning_signature : undefined;
+  if (msg?.reasoning_content || signature) {
+    const item: ResponsesReasoningItem = { id: itemId('rs', base, output.length), type: 'reasoning', summary: [] };
+    if (msg?.reasoning_content) item.summary.push({ type: 'summary_text', text: msg.reasoning_content });
+    if (signature) item.encrypted_content = sealReasoning({ text: msg?.reasoning_content ?? '', signature });
+    output.push(item);
   }
   const text = typeof msg?.content === 'string' ? msg.content : '';
   if (text || msg?.refusal) {

@@ -2,6 +2,7 @@ import { RelayError } from '../../errors.js';
 import { COMPACTION_REQUEST, compactedSummary, isCompactionRequest, summaryMessage } from './compaction.js';
 import { RESPONSES_CLIENT_FIELDS } from './fields.js';
 import { isMintedId } from './ids.js';
+import { unsealReasoning, type SealedReasoning } from './sealed-reasoning.js';
 import { CUSTOM_INPUT, customParameters, flatName, offeredTools } from './tool-names.js';
 import type { ChatMessage, ChatRequest, ContentPart, ToolCall, ToolChoice, ToolDefinition } from '../openai/chat.js';
 
@@ -68,6 +69,10 @@ function hintFields(req: Obj): string[] {
   const found: string[] = [];
   for (const key in req) {
     if (!present(req[key])) continue;
+    if (key === 'include') {
+      if (!Array.isArray(req.include) || req.include.some((v) => v !== 'reasoning.encrypted_content')) found.push(key);
+      continue;
+    }
     const rule = RESPONSES_CLIENT_FIELDS[key];
     if (rule ? 'kind' in rule && rule.kind === 'ignored' : !NAMED.has(key)) found.push(key);
   }
@@ -141,12 +146,14 @@ function optionalNumber(req: Obj, field: string): number | undefined {
 /**
  * The input items as chat messages. function_call items join the assistant turn before them (one assistant message
  * with tool_calls, as chat wants it); reasoning items become reasoning_content of the assistant turn that follows
- * and are dropped when none follows; images returned by a tool cannot ride on a tool message, so they follow the
+ * and are dropped when none follows — one that carries thinking this gateway sealed (sealed-reasoning.ts) gives that
+ * turn its exact thinking and the upstream's signature instead; images returned by a tool cannot ride on a tool message, so they follow the
  * run of tool messages as one user message.
  */
 function inputMessages(items: unknown[]): ChatMessage[] {
   const messages: ChatMessage[] = [];
   let reasoning = '';
+  let sealed: SealedReasoning[] = [];
   let assistant: ChatMessage | null = null;
   let toolImages: ContentPart[] = [];
 
@@ -155,8 +162,17 @@ function inputMessages(items: unknown[]): ChatMessage[] {
     toolImages = [];
   };
   const takeReasoning = (msg: ChatMessage) => {
-    if (reasoning) msg.reasoning_content = (msg.reasoning_content ?? '') + reasoning;
+    // A signature holds for its own text: with more than one, the thinking goes on as words only.
+    if (sealed.length === 1 && msg.reasoning_signature === undefined) {
+      msg.reasoning_content = sealed[0].text;
+      msg.reasoning_signature = sealed[0].signature;
+    } else if (reasoning) msg.reasoning_content = (msg.reasoning_content ?? '') + reasoning;
     reasoning = '';
+    sealed = [];
+  };
+  const forgetReasoning = () => {
+    reasoning = '';
+    sealed = [];
   };
 
   for (const raw of items) {
@@ -170,7 +186,7 @@ function inputMessages(items: unknown[]): ChatMessage[] {
           takeReasoning(msg);
           assistant = msg;
         } else {
-          reasoning = '';
+          forgetReasoning();
           assistant = null;
         }
         messages.push(msg);
@@ -193,13 +209,16 @@ function inputMessages(items: unknown[]): ChatMessage[] {
         const output = toolOutput(raw.output);
         messages.push({ role: 'tool', tool_call_id: raw.call_id, content: output.text });
         toolImages.push(...output.media);
-        reasoning = '';
+        forgetReasoning();
         assistant = null;
         break;
       }
-      case 'reasoning':
+      case 'reasoning': {
         reasoning += reasoningText(raw);
+        const thought = unsealReasoning(raw.encrypted_content);
+        if (thought) sealed.push(thought);
         break;
+      }
       // Their tools join the offer (applyTools); a client-run tool search has nothing to say to a model that is
       // offered every tool at once.
       case 'additional_tools':

@@ -114,6 +114,8 @@ export interface ResponsesReasoningItem {
   type: 'reasoning';
   status?: ItemStatus;
   summary: Array<{ type: 'summary_text'; text: string }>;
+  /** Present when the request's include asks for it: the sealed thinking (sealed-reasoning.ts). */
+  encrypted_content?: string;
 }
 
 /** A compacted history: the summary a later turn starts from (compaction.ts says what this gateway puts in it). */

@@ -46,7 +46,7 @@ export const CLAUDE_FIELDS: WirePolicy = {
   },
   message: {
     name: ignored('Claude 没有发言者名字'),
-    reasoning_content: ignored('Claude 只接受它自己签名的思考'),
-    reasoning_signature: ignored('Claude 只接受它自己签名的思考'),
+    reasoning_content: mapped('thinking block, when reasoning_signature comes with it (else dropped: Claude only takes thinking it signed)'),
+    reasoning_signature: mapped('thinking block signature'),
   },
 };

@@ -64,6 +64,24 @@ describe('thinking in a tool loop', () => {
     expect(out.temperature).toBe(0.2);
     expect(dropped).toEqual(['reasoning_effort']);
   });
+
+  it('sends the signed thinking back as the first block of its turn and keeps thinking on in the loop', () => {
+    const signed = { ...called, reasoning_content: 'I should read it.', reasoning_signature: 'EqQBsig==' };
+    const dropped: string[] = [];
+    const out = chatToClaudeRequest({ model: 'm', messages: [ask, signed, result], tools, reasoning_effort: 'medium' }, 'claude-sonnet-4-5', { ...defaults, dropped });
+    expect(out.thinking).toEqual({ type: 'enabled', budget_tokens: 6553 });
+    expect(out.messages[1].content).toEqual([
+      { type: 'thinking', thinking: 'I should read it.', signature: 'EqQBsig==' },
+      { type: 'tool_use', id: 't1', name: 'read', input: {} },
+    ]);
+    expect(dropped).toEqual([]);
+  });
+
+  it('leaves thinking without a signature out of the history', () => {
+    const unsigned = { ...called, reasoning_content: 'I should read it.' };
+    const out = chatToClaudeRequest({ model: 'm', messages: [ask, unsigned, result], tools }, 'claude-sonnet-4-5', defaults);
+    expect(out.messages[1].content).toEqual([{ type: 'tool_use', id: 't1', name: 'read', input: {} }]);
+  });
 });
 
 describe('Claude endpoint and headers', () => {

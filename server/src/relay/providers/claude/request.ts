@@ -78,9 +78,9 @@ export function chatToClaudeRequest(req: ChatRequest, upstreamModel: string, opt
   // Claude refuses thinking together with a forced tool choice; the forced tool wins.
   const forced = out.tool_choice?.type === 'any' || out.tool_choice?.type === 'tool';
   let budget = effort && !forced ? Math.min(BUDGET_BY_EFFORT[effort], Math.floor(maxTokens * 0.8)) : 0;
-  if (budget >= MIN_BUDGET && continuesToolUse(turns)) {
+  if (budget >= MIN_BUDGET && continuesToolUseUnsigned(turns)) {
     // With thinking on, Claude refuses a tool loop whose last assistant turn does not open with the thinking block it
-    // signed, and a converted history has none: this turn is answered without thinking.
+    // signed, and a converted history without the signature has none: this turn is answered without thinking.
     budget = 0;
     opts.dropped?.push('reasoning_effort');
   }
@@ -101,11 +101,16 @@ export function chatToClaudeRequest(req: ChatRequest, upstreamModel: string, opt
   return out;
 }
 
-/** The conversation goes on from tool results: its last assistant turn called tools, and their results follow it. */
-function continuesToolUse(turns: Turn[]): boolean {
+/**
+ * The conversation goes on from tool results whose calls came with no signed thinking: its last assistant turn
+ * called tools without opening with a thinking block, and their results follow it.
+ */
+function continuesToolUseUnsigned(turns: Turn[]): boolean {
   for (let i = turns.length - 1; i >= 0; i--) {
     if (turns[i].role !== 'assistant') continue;
-    return turns[i].content.some((b) => b.type === 'tool_use') && turns.slice(i + 1).some((t) => t.content.some((b) => b.type === 'tool_result'));
+    const content = turns[i].content;
+    if (content[0]?.type === 'thinking') return false;
+    return content.some((b) => b.type === 'tool_use') && turns.slice(i + 1).some((t) => t.content.some((b) => b.type === 'tool_result'));
   }
   return false;
 }
@@ -134,8 +139,13 @@ function toTurn(m: ChatMessage): Turn {
     };
   }
   if (m.role === 'assistant') {
-    // reasoning_content is dropped: Claude rejects thinking blocks without the signature it issued.
-    const content: ClaudeContentBlock[] = blocks(m.content);
+    // Thinking goes back only with the signature Claude issued for it (a sealed Responses reasoning item carries
+    // one, sealed-reasoning.ts); Claude refuses thinking blocks without.
+    const content: ClaudeContentBlock[] = [];
+    if (typeof m.reasoning_signature === 'string' && m.reasoning_signature) {
+      content.push({ type: 'thinking', thinking: typeof m.reasoning_content === 'string' ? m.reasoning_content : '', signature: m.reasoning_signature });
+    }
+    content.push(...blocks(m.content));
     for (const call of m.tool_calls ?? []) {
       content.push({ type: 'tool_use', id: call.id, name: call.function.name, input: parseToolInput(call.function.arguments) });
     }

@@ -8,16 +8,24 @@ import { cacheLifetimes } from '../../formats/openai/usage.js';
 export function claudeToChatCompletion(resp: ClaudeResponse, created = Math.floor(Date.now() / 1000)): ChatCompletion {
   let text = '';
   let reasoning = '';
+  const signatures: string[] = [];
+  let redacted = false;
   const toolCalls: ToolCall[] = [];
   for (const b of resp.content ?? []) {
     if (b.type === 'text') text += b.text;
-    else if (b.type === 'thinking') reasoning += b.thinking;
+    else if (b.type === 'thinking') {
+      reasoning += b.thinking;
+      if (typeof b.signature === 'string' && b.signature) signatures.push(b.signature);
+    } else if (b.type === 'redacted_thinking') redacted = true;
     else if (b.type === 'tool_use') {
       toolCalls.push({ id: b.id, type: 'function', function: { name: b.name, arguments: JSON.stringify(b.input ?? {}) } });
     }
   }
   const message: ChatCompletion['choices'][number]['message'] = { role: 'assistant', content: text || (toolCalls.length > 0 ? null : '') };
   if (reasoning) message.reasoning_content = reasoning;
+  // A signature holds for its own block's text, and Claude takes a turn's thinking back only whole: one signed block
+  // can go back as reasoning_content with its signature, several joined (or with redacted ones) cannot.
+  if (signatures.length === 1 && !redacted) message.reasoning_signature = signatures[0];
   if (toolCalls.length > 0) message.tool_calls = toolCalls;
   return {
     id: resp.id,

@@ -59,6 +59,31 @@ describe('Claude stream -> ChatChunks', () => {
   });
 });
 
+describe('thinking signatures', () => {
+  const signaturesOf = (blocks: Array<{ type: string; signature?: string }>): unknown[] => {
+    const conv = new ClaudeStreamToChat(1_700_000_000);
+    const chunks = [conv.push('message_start', { message: { id: 'm', model: 'claude' } })];
+    blocks.forEach((block, index) => {
+      chunks.push(conv.push('content_block_start', { index, content_block: { type: block.type } }));
+      if (block.signature) chunks.push(conv.push('content_block_delta', { index, delta: { type: 'signature_delta', signature: block.signature } }));
+      chunks.push(conv.push('content_block_stop', { index }));
+    });
+    chunks.push(conv.push('message_delta', { delta: { stop_reason: 'end_turn' } }));
+    return chunks.flat().flatMap((c) => c.choices.map((ch) => ch.delta.reasoning_signature).filter(Boolean));
+  };
+
+  it("sends a lone thinking block's signature when its run ends, before the next block", () => {
+    expect(signaturesOf([{ type: 'thinking', signature: 's1' }, { type: 'text' }])).toEqual(['s1']);
+    expect(signaturesOf([{ type: 'thinking', signature: 's1' }])).toEqual(['s1']);
+    expect(signaturesOf([{ type: 'thinking', signature: 's1' }, { type: 'tool_use' }, { type: 'thinking', signature: 's2' }, { type: 'tool_use' }])).toEqual(['s1', 's2']);
+  });
+
+  it('sends none for a run of several thinking blocks or one with redacted thinking: Claude takes a turn back only whole', () => {
+    expect(signaturesOf([{ type: 'thinking', signature: 's1' }, { type: 'thinking', signature: 's2' }, { type: 'text' }])).toEqual([]);
+    expect(signaturesOf([{ type: 'thinking', signature: 's1' }, { type: 'redacted_thinking' }, { type: 'text' }])).toEqual([]);
+  });
+});
+
 describe('SSE splitting limits', () => {
   it('drops a line that grows past the limit without a newline, and carries on with the next event', () => {
     const splitter = new ClaudeSseSplitter();

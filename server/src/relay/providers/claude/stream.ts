@@ -81,15 +81,16 @@ type EventData = {
   message?: { id?: unknown; model?: unknown; usage?: RawClaudeUsage };
   index?: unknown;
   content_block?: { type?: unknown; id?: unknown; name?: unknown; text?: unknown };
-  delta?: { type?: unknown; text?: unknown; thinking?: unknown; partial_json?: unknown; stop_reason?: unknown };
+  delta?: { type?: unknown; text?: unknown; thinking?: unknown; signature?: unknown; partial_json?: unknown; stop_reason?: unknown };
   usage?: RawClaudeUsage;
   error?: { type?: unknown; message?: unknown };
 };
 
 /**
- * Claude stream events as ChatChunks: text and thinking deltas become content and reasoning_content, each tool_use
- * block one tool call (its input_json_delta pieces as argument deltas), message_delta the finish_reason, and
- * message_stop a final usage-only chunk (choices: []), as OpenAI sends with include_usage.
+ * Claude stream events as ChatChunks: text and thinking deltas become content and reasoning_content (a thinking
+ * block's signature reasoning_signature), each tool_use block one tool call (its input_json_delta pieces as argument
+ * deltas), message_delta the finish_reason, and message_stop a final usage-only chunk (choices: []), as OpenAI sends
+ * with include_usage.
  */
 export class ClaudeStreamToChat {
   /** message_stop arrived. */
@@ -106,6 +107,11 @@ export class ClaudeStreamToChat {
   private readonly toolsWithArguments = new Set<number>();
   /** Blocks of the response-format tool (block index -> whether any input came): their input is the answer text. */
   private readonly jsonBlocks = new Map<number, boolean>();
+  /**
+   * The run of thinking blocks being streamed. Its signature goes out when the run ends, and only for a run of one
+   * block: a signature holds for its own block's text, and Claude takes a turn's thinking back only whole.
+   */
+  private thinking = { blocks: 0, redacted: false, signature: '' };
 
   /** jsonTool: the name of the tool that carries a response format (see structured-output.ts), if the request has one. */
   constructor(
@@ -131,8 +137,13 @@ export class ClaudeStreamToChat {
         this.model = typeof d.message?.model === 'string' ? d.message.model : '';
         this.addUsage(d.message?.usage);
         return [this.chunk({ role: 'assistant', content: '' })];
-      case 'content_block_start':
-        return this.blockStart(typeof d.index === 'number' ? d.index : 0, d.content_block ?? {});
+      case 'content_block_start': {
+        const block = d.content_block ?? {};
+        if (block.type === 'thinking') this.thinking.blocks++;
+        else if (block.type === 'redacted_thinking') this.thinking.redacted = true;
+        else return [...this.endThinking(), ...this.blockStart(typeof d.index === 'number' ? d.index : 0, block)];
+        return [];
+      }
       case 'content_block_delta':
         return this.blockDelta(typeof d.index === 'number' ? d.index : 0, d.delta ?? {});
       case 'content_block_stop': {
@@ -144,12 +155,13 @@ export class ClaudeStreamToChat {
         return [this.chunk({ tool_calls: [{ index: toolIndex, function: { arguments: '{}' } }] })];
       }
       case 'message_delta': {
+        const thought = this.endThinking();
         this.addUsage(d.usage);
         const reason = typeof d.delta?.stop_reason === 'string' ? d.delta.stop_reason : null;
         let finish = normalizeFinishReason(reason) ?? (this.tools.size > 0 ? 'tool_calls' : 'stop');
         // The response-format tool was the answer, not a call for the client to run.
         if (finish === 'tool_calls' && this.tools.size === 0 && this.jsonBlocks.size > 0) finish = 'stop';
-        return [this.chunk({}, finish)];
+        return [...thought, this.chunk({}, finish)];
       }
       case 'message_stop': {
         this.complete = true;
@@ -171,6 +183,13 @@ export class ClaudeStreamToChat {
   /** Usage reported so far (message_start's input side, message_delta's totals), null before any. */
   usage(): ChatUsage | null {
     return this.sawUsage ? chatUsageFromClaude(this.usageSoFar) : null;
+  }
+
+  private endThinking(): ChatChunk[] {
+    const { blocks, redacted, signature } = this.thinking;
+    if (blocks === 0 && !redacted) return [];
+    this.thinking = { blocks: 0, redacted: false, signature: '' };
+    return blocks === 1 && !redacted && signature ? [this.chunk({ reasoning_signature: signature })] : [];
   }
 
   private blockStart(index: number, block: NonNullable<EventData['content_block']>): ChatChunk[] {
@@ -195,6 +214,9 @@ export class ClaudeStreamToChat {
         return typeof delta.text === 'string' && delta.text ? [this.chunk({ content: delta.text })] : [];
       case 'thinking_delta':
         return typeof delta.thinking === 'string' && delta.thinking ? [this.chunk({ reasoning_content: delta.thinking })] : [];
+      case 'signature_delta':
+        if (typeof delta.signature === 'string') this.thinking.signature = delta.signature;
+        return [];
       case 'input_json_delta': {
         if (this.jsonBlocks.has(index)) {
           if (typeof delta.partial_json !== 'string' || !delta.partial_json) return [];
@@ -207,7 +229,7 @@ export class ClaudeStreamToChat {
         return [this.chunk({ tool_calls: [{ index: toolIndex, function: { arguments: delta.partial_json } }] })];
       }
       default:
-        // signature_delta and citations have no place in an OpenAI chunk.
+        // Citations have no place in an OpenAI chunk.
         return [];
     }
   }

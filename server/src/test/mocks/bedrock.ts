@@ -15,6 +15,7 @@ import {
   startFixtureServer,
 } from './fixture-cases.js';
 import { serveMock } from './local-server.js';
+import { BEDROCK_BETAS } from '../../relay/providers/aws/request.js';
 
 /*
  * A local Amazon Bedrock runtime serving Claude through InvokeModel, answering from fixture files in
@@ -30,7 +31,8 @@ import { serveMock } from './local-server.js';
  *    /model/{modelId}/invoke-with-response-stream (binary
  *    application/vnd.amazon.eventstream), else 404 UnknownOperationException;
  *  - the body, the way Bedrock validates Claude's: JSON, anthropic_version "bedrock-2023-05-31", max_tokens,
- *    messages, and no `model` or `stream` key → 400 ValidationException.
+ *    messages, and no `model` or `stream` key → 400 ValidationException; a beta flag Bedrock does not take → 400
+ *    ValidationException "invalid beta flag".
  *
  * The case is chosen by the model id in the path: the text after its last "mock-" names a fixture case
  * ("mock-tool-use" → tool-use); an id without "mock-" gets `default`; an unknown case → 400 ValidationException
@@ -331,6 +333,9 @@ function invalidBody(rec: MockRequest, body: Record<string, unknown> | null = re
   if (!Array.isArray(json.messages) || json.messages.length === 0) return validation('messages: expected a non-empty array');
   if ('anthropic_beta' in json && (!Array.isArray(json.anthropic_beta) || json.anthropic_beta.some((b) => typeof b !== 'string'))) {
     return validation('anthropic_beta: expected type: JSONArray of strings');
+  }
+  if (Array.isArray(json.anthropic_beta) && json.anthropic_beta.some((b) => !BEDROCK_BETAS.has(b as string))) {
+    return { status: 400, type: 'ValidationException', message: 'invalid beta flag' };
   }
   return null;
 }

@@ -26,18 +26,28 @@ function claudeCall(model: string, stream: boolean, extra: Partial<ClientCall> =
 
 describe('Bedrock request body and URL', () => {
   it('drops model and stream, sets the Bedrock version and moves anthropic-beta into the body', () => {
-    const body = bedrockBody({ model: 'm', stream: true, max_tokens: 5, messages: [], anthropic_version: '2023-06-01' }, 'prompt-caching-2024-07-31, computer-use-2025-01-24,');
+    const body = bedrockBody({ model: 'm', stream: true, max_tokens: 5, messages: [], anthropic_version: '2023-06-01' }, 'interleaved-thinking-2025-05-14, computer-use-2025-01-24,');
     expect(body).toEqual({
       max_tokens: 5,
       messages: [],
       anthropic_version: 'bedrock-2023-05-31',
-      anthropic_beta: ['prompt-caching-2024-07-31', 'computer-use-2025-01-24'],
+      anthropic_beta: ['interleaved-thinking-2025-05-14', 'computer-use-2025-01-24'],
     });
   });
 
   it('keeps betas already in the body, once each, and sends none when there are none', () => {
-    expect(bedrockBody({ anthropic_beta: ['a'], max_tokens: 1 }, 'a,b').anthropic_beta).toEqual(['a', 'b']);
+    const [a, b] = ['effort-2025-11-24', 'context-management-2025-06-27'];
+    expect(bedrockBody({ anthropic_beta: [a], max_tokens: 1 }, `${a},${b}`).anthropic_beta).toEqual([a, b]);
     expect('anthropic_beta' in bedrockBody({ anthropic_beta: [], max_tokens: 1 }, undefined)).toBe(false);
+  });
+
+  it('leaves out and names the flags Bedrock refuses (Claude Code’s own), unless the operator set them for the model', () => {
+    const dropped: string[] = [];
+    const header = 'claude-code-20250219,interleaved-thinking-2025-05-14,advanced-tool-use-2025-11-20,prompt-caching-scope-2026-01-05';
+    const body = bedrockBody({ max_tokens: 1, messages: [] }, header, { dropped, configured: new Set(['prompt-caching-scope-2026-01-05']) });
+    expect(body.anthropic_beta).toEqual(['interleaved-thinking-2025-05-14', 'prompt-caching-scope-2026-01-05']);
+    expect(dropped).toEqual(['anthropic-beta=claude-code-20250219', 'anthropic-beta=advanced-tool-use-2025-11-20']);
+    expect('anthropic_beta' in bedrockBody({ max_tokens: 1, messages: [] }, 'claude-code-20250219')).toBe(false);
   });
 
   it('addresses the Region endpoint with the model id percent-encoded', () => {
@@ -128,12 +138,12 @@ describe('AWS provider against the Bedrock mock', () => {
   it('applies the channel parameter overrides and the per-model beta settings to the client body', async () => {
     const up = upstreamCall('claude-3-haiku-20240307', false);
     up.channel = { ...up.channel, paramOverride: { temperature: 0.3 } };
-    up.call.passHeaders = { 'anthropic-beta': 'a-2025' };
-    const settings = { 'claude-3-haiku-20240307': { 'anthropic-beta': ['b-2025', 'a-2025'] } };
+    up.call.passHeaders = { 'anthropic-beta': 'effort-2025-11-24' };
+    const settings = { 'claude-3-haiku-20240307': { 'anthropic-beta': ['context-1m-2025-08-07', 'effort-2025-11-24'] } };
     up.options = { get: ((k: string) => (k === 'claude.model_headers_settings' ? settings : DEFAULT_OPTIONS.get(k as never))) as typeof DEFAULT_OPTIONS.get };
     const r = await invoke(up);
     expect(r.status).toBe(200);
-    expect(mock.requests.at(-1)!.json).toMatchObject({ temperature: 0.3, anthropic_beta: ['a-2025', 'b-2025'] });
+    expect(mock.requests.at(-1)!.json).toMatchObject({ temperature: 0.3, anthropic_beta: ['effort-2025-11-24', 'context-1m-2025-08-07'] });
   });
 
   it('sends a converted body to the inference profile of a profile-only model', async () => {

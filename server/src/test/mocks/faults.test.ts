@@ -16,11 +16,14 @@ interface Probe {
   open: boolean;
 }
 
-/** Sends a call and reads for at most `readMs` (then leaves). */
-async function probe(url: string, headers: Record<string, string>, body: unknown, readMs = 400): Promise<Probe> {
+/**
+ * Sends a call and reads for at most `readMs` (then leaves). Given, `readMs` bounds the wait for the status line too;
+ * by default that wait is longer, since a loaded machine may take more than the reading window to answer at all.
+ */
+async function probe(url: string, headers: Record<string, string>, body: unknown, readMs?: number): Promise<Probe> {
   const started = Date.now();
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(), readMs);
+  let timer = setTimeout(() => controller.abort(), readMs ?? 5000);
   let text = '';
   let open = false;
   let status = 0;
@@ -31,6 +34,10 @@ async function probe(url: string, headers: Record<string, string>, body: unknown
     status = res.status;
     retryAfter = res.headers.get('retry-after');
     headAfterMs = Date.now() - started;
+    if (readMs === undefined) {
+      clearTimeout(timer);
+      timer = setTimeout(() => controller.abort(), 400);
+    }
     const reader = res.body!.getReader();
     for (;;) {
       const { done, value } = await reader.read();

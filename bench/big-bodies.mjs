@@ -27,7 +27,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Client, Pool } from 'undici';
 import {
-  BENCH, CLK_TCK, HOST, PINNED, ROOT, UPSTREAM_KEY, api, cleanup, cpuTicks, fail, foreignLoadMeter, listeningPort, logTail, machine,
+  BENCH, CLK_TCK, HOST, PINNED, ROOT, UPSTREAM_KEY, api, runBench, cpuTicks, fail, foreignLoadMeter, listeningPort, logTail, machine,
   makeTmpDir, memKB, pinNote, pinSelf, setupSwitchyard, startChild, startCommand, startSwitchyard, stopChildrenOnExit, writeResultsSection,
 } from './lib/harness.mjs';
 import { CLAUDE_CODE_HEADERS, CODEX_HEADERS, claudeCodeBody, codexBody } from './lib/coding-bodies.mjs';
@@ -562,13 +562,4 @@ async function main() {
   }
 }
 
-main()
-  .then(async (code) => {
-    await cleanup();
-    process.exit(code);
-  })
-  .catch(async (err) => {
-    console.error(`bench: ${err.stack ?? err}`);
-    await cleanup();
-    process.exit(1);
-  });
+runBench(main);

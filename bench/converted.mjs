@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import {
-  BENCH, CLK_TCK, HOST, MODEL, PINNED, ROOT, UPSTREAM_KEY, api, cleanup, cpuTicks, fail, listeningPort, machine, makeTmpDir,
+  BENCH, CLK_TCK, HOST, MODEL, PINNED, ROOT, UPSTREAM_KEY, api, runBench, cpuTicks, fail, listeningPort, machine, makeTmpDir,
   pinNote, pinSelf, setupSwitchyard, startChild, startSwitchyard, stopChildrenOnExit, writeResultsSection,
 } from './lib/harness.mjs';
 
@@ -137,13 +137,4 @@ async function main() {
   return failing.length ? 1 : 0;
 }
 
-main()
-  .then(async (code) => {
-    await cleanup();
-    process.exit(code);
-  })
-  .catch(async (err) => {
-    console.error(err);
-    await cleanup();
-    process.exit(1);
-  });
+runBench(main);

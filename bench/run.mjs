@@ -28,7 +28,7 @@ import autocannon from 'autocannon';
 import {
   BENCH, CHAT_BODIES, CHAT_PATH, CLK_TCK, HOST, PINNED, ROOT, UPSTREAM_KEY, cpuTicks, fail, foreignLoadMeter, listeningPort, logTail,
   machine, makeTmpDir, memKB, pinNote, pinSelf, setupSwitchyard, startChild, startCommand, startSwitchyard, stopChildrenOnExit,
-  cleanup, writeResults,
+  runBench, writeResults,
 } from './lib/harness.mjs';
 
 const MAIN_JS = args_server() || path.join(ROOT, 'server/dist/main.js');
@@ -588,13 +588,4 @@ ${ratioLines(rs).join('\n')}
 `;
 }
 
-main()
-  .then(async (code) => {
-    await cleanup();
-    process.exit(code);
-  })
-  .catch(async (err) => {
-    console.error(`bench: ${err.stack ?? err}`);
-    await cleanup();
-    process.exit(1);
-  });
+runBench(main);

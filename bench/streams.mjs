@@ -24,7 +24,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Agent, request } from 'undici';
 import {
-  BENCH, CLK_TCK, HOST, MODEL, PINNED, ROOT, UPSTREAM_KEY, cleanup, cpuTicks, fail, listeningPort, logTail, machine,
+  BENCH, CLK_TCK, HOST, MODEL, PINNED, ROOT, UPSTREAM_KEY, runBench, cpuTicks, fail, listeningPort, logTail, machine,
   makeTmpDir, memKB, pinNote, pinSelf, processTree, setupSwitchyard, startChild, startSwitchyard, stopChildrenOnExit, tmpDir,
   writeResultsSection,
 } from './lib/harness.mjs';
@@ -329,14 +329,4 @@ function keepLogs() {
   for (const f of logFiles) fs.copyFileSync(f, path.join(BENCH, 'profiles', path.basename(f)));
 }
 
-main()
-  .then(async (code) => {
-    keepLogs();
-    await cleanup();
-    process.exit(code);
-  })
-  .catch(async (err) => {
-    console.error(err);
-    await cleanup();
-    process.exit(1);
-  });
+runBench(main, keepLogs);

@@ -13,18 +13,8 @@
 // Each returns { body: Buffer, json } whose JSON is within a few bytes of `bytes` (the last tool result is cut to
 // fit); the same arguments give the same bytes. The texts are mostly ASCII code and prose, with the `→` of a file
 // read's line numbers (3 bytes in UTF-8), quotes, backslashes and newlines to escape.
+import { prng } from './prng.mjs';
 
-/** mulberry32: a small, fast, seeded generator. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const PROSE = (
   'the a an of to in for on with as by from at that this it is are be was were will can should must may not and or ' +
@@ -52,7 +42,7 @@ const B64 = `${B62}+/`;
 
 class Gen {
   constructor(seed) {
-    this.r = seeded(seed);
+    this.r = prng(seed);
   }
   int(lo, hi) {
     return lo + Math.floor(this.r() * (hi - lo + 1));

@@ -150,6 +150,24 @@ export async function cleanup() {
   })();
   return cleaningUp;
 }
+/**
+ * Runs a benchmark's main (which resolves to the exit code), then stops every child and exits with that code; a
+ * failure is printed and exits 1. `afterRun` runs before the cleanup of a run that finished.
+ */
+export function runBench(main, afterRun = () => {}) {
+  main()
+    .then(async (code) => {
+      afterRun();
+      await cleanup();
+      process.exit(code);
+    })
+    .catch(async (err) => {
+      console.error(`bench: ${err.stack ?? err}`);
+      await cleanup();
+      process.exit(1);
+    });
+}
+
 /** Stops every child on exit, on signals and when the run exceeds `deadlineMs`. */
 export function stopChildrenOnExit(deadlineMs) {
   process.on('exit', () => {

@@ -1,17 +1,6 @@
 // The synthetic log table of the log-query benchmark: a deterministic stream of rows shaped like a busy gateway's
 // `logs` (30 days, ~2 rows/s, skewed users, models and channels, a few retries, some top-up / manage / system rows).
-
-/** A small seeded PRNG (mulberry32) so every run fills the same table. */
-export function prng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { prng } from '../lib/prng.mjs';
 
 /** Picks 0..n-1 with Zipf weights 1/(k+1)^s: rank 0 is the most frequent. */
 function zipf(rand, n, s) {

@@ -147,8 +147,8 @@ function optionalNumber(req: Obj, field: string): number | undefined {
  * The input items as chat messages. function_call items join the assistant turn before them (one assistant message
  * with tool_calls, as chat wants it); reasoning items become reasoning_content of the assistant turn that follows
  * and are dropped when none follows — one that carries thinking this gateway sealed (sealed-reasoning.ts) gives that
- * turn its exact thinking and the upstream's signature instead; images returned by a tool cannot ride on a tool message, so they follow the
- * run of tool messages as one user message.
+ * turn its exact thinking and the upstream's signature instead; images returned by a tool cannot ride on a tool
+ * message, so they follow the run of tool messages as one user message.
  */
 function inputMessages(items: unknown[]): ChatMessage[] {
   const messages: ChatMessage[] = [];

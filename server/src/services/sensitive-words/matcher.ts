@@ -1,10 +1,11 @@
 import { IGNORABLE, JOINING, MAPPED, NEEDS_NORMALISING, normaliseRun, PLAIN, STARTER, TO_NORMALISE, unitTables, type UnitTables } from './normalise.js';
+import { SCREEN_MAX_WORDS, WordScreen } from './screen.js';
 
 /*
  * Aho-Corasick over UTF-16 code units. Words and text are read in the same normalised form (normalise.ts: NFKC,
  * zero-width characters removed, lower case one code unit at a time), so matching ignores case, width and
  * invisible characters; accents still count (`tést` is not `test`). Text that needs no normalising is read in
- * place: no lowered or normalised copy of a prompt is made.
+ * place: no lowered or normalised copy of a prompt is made. A short list screens each text first (screen.ts).
  */
 
 /** A run to normalise is cut before this many units where it safely can (a long run of emoji or combining marks). */
@@ -64,23 +65,28 @@ export class WordMatcher {
   /** Code units that occur in some word: any other unit sends the scan back to the root at once. */
   private readonly used: Uint8Array;
   private readonly tables = unitTables();
+  private readonly screen: WordScreen | null;
 
   /** The words as configured (first spelling of each), duplicates (once normalised) and blanks dropped. */
   readonly words: readonly string[];
 
-  constructor(words: Iterable<string>) {
+  /** `screened: false` scans every text (for comparing the two ways). */
+  constructor(words: Iterable<string>, { screened = true } = {}) {
     const next: Array<Map<number, number>> = [new Map()];
     const endsAt: number[] = [NONE];
     const kept: string[] = [];
+    const keptUnits: number[][] = [];
     const used = new Uint8Array(0x10000);
     for (const raw of words) {
       const word = raw.trim();
       const form = normaliseRun(word).trim();
       if (!form) continue;
       let node = 0;
+      const units: number[] = [];
       for (let i = 0; i < form.length; i++) {
         const c = matchedUnit(form.charCodeAt(i), this.tables);
         if (c === NONE) continue;
+        units.push(c);
         used[c] = 1;
         let child = next[node].get(c);
         if (child === undefined) {
@@ -94,6 +100,7 @@ export class WordMatcher {
       if (node !== 0 && endsAt[node] === NONE) {
         endsAt[node] = kept.length;
         kept.push(word);
+        keptUnits.push(units);
       }
     }
     const n = next.length;
@@ -138,6 +145,7 @@ export class WordMatcher {
     this.endLink = endLink;
     this.used = used;
     this.words = kept;
+    this.screen = screened && kept.length > 0 && kept.length <= SCREEN_MAX_WORDS ? new WordScreen(keptUnits, this.tables) : null;
   }
 
   get empty(): boolean {
@@ -150,6 +158,7 @@ export class WordMatcher {
    * paid for by earlier forward steps; the runs that need normalising are normalised one by one (normalise.ts).
    */
   collect(text: string, found: Set<string>): void {
+    if (this.screen && !this.screen.mayHold(text)) return;
     const { kind, fold } = this.tables;
     const { used, ends, endLink, rootNext, slotNode, slotUnit, slotChild, slotMask, fail } = this;
     const n = text.length;
